@@ -1,0 +1,99 @@
+package io.kaas.adapter.fs;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.UUID;
+
+/**
+ * The substrate contract for metadata files: write a temp file in the target's directory, fsync it,
+ * rename it over the target, fsync the directory. A reader sees the old or the new content, never
+ * a mix, and after a crash the rename is either durable or absent.
+ */
+public final class AtomicFiles {
+    private AtomicFiles() {
+    }
+
+    public static void write(Path target, byte[] content) {
+        Path dir = target.toAbsolutePath().getParent();
+        Path temp = dir.resolve("." + target.getFileName() + ".tmp-" + UUID.randomUUID());
+        try {
+            Files.createDirectories(dir);
+            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                ByteBuffer bytes = ByteBuffer.wrap(content);
+                while (bytes.hasRemaining()) {
+                    channel.write(bytes);
+                }
+                channel.force(true);
+            }
+            try {
+                Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                throw new IOException("the filesystem under " + dir + " cannot rename atomically", e);
+            }
+            fsyncDirectory(dir);
+        } catch (IOException e) {
+            try {
+                Files.deleteIfExists(temp);
+            } catch (IOException ignored) {
+                // the temp name is unique and ignored by readers; a leftover is harmless
+            }
+            throw new UncheckedIOException("cannot write " + target, e);
+        }
+    }
+
+    /** Deletes a file and makes the deletion durable; a missing file is not an error. */
+    public static void delete(Path target) {
+        try {
+            if (Files.deleteIfExists(target)) {
+                fsyncDirectory(target.toAbsolutePath().getParent());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete " + target, e);
+        }
+    }
+
+    /** Deletes a directory tree, deepest first, then makes the removal durable in its parent. */
+    public static void deleteTree(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try {
+            Files.walkFileTree(root, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                    Files.delete(file);
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult postVisitDirectory(Path dir, IOException failure) throws IOException {
+                    if (failure != null) {
+                        throw failure;
+                    }
+                    Files.delete(dir);
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+            fsyncDirectory(root.toAbsolutePath().getParent());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete " + root, e);
+        }
+    }
+
+    /** Makes renames, creations and deletions in a directory durable (Linux: fsync on the directory). */
+    public static void fsyncDirectory(Path dir) throws IOException {
+        try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
+            channel.force(true);
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package io.kaas.adapter.fs;
+
+import io.kaas.application.port.out.TopicStore;
+import io.kaas.domain.topic.Topic;
+import io.kaas.domain.topic.TopicIds;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Topic definitions as JSON in each topic's directory: {@code .config.json} (partition count and
+ * overrides), then {@code .topic-id.json} (the incarnation stamp). The stamp is written last on
+ * create and removed first on delete, so a directory without it is a half-created or half-deleted
+ * topic: it does not exist, and the next load clears it away.
+ */
+public final class JsonTopicStore implements TopicStore {
+    private static final Logger LOG = LoggerFactory.getLogger(JsonTopicStore.class);
+
+    private final DataLayout layout;
+
+    public JsonTopicStore(DataLayout layout) {
+        this.layout = layout;
+    }
+
+    @Override
+    public List<Topic> loadAll() {
+        List<Topic> topics = new ArrayList<>();
+        if (!Files.isDirectory(layout.root())) {
+            return topics;
+        }
+        try (Stream<Path> dirs = Files.list(layout.root())) {
+            for (Path dir : dirs.filter(Files::isDirectory).sorted().toList()) {
+                String name = dir.getFileName().toString();
+                if (name.equals(DataLayout.CLUSTER_DIR)) {
+                    continue;
+                }
+                Optional<Topic> topic = load(name);
+                if (topic.isPresent()) {
+                    topics.add(topic.get());
+                } else {
+                    LOG.warn("removing {}: it has no {} (an interrupted create or delete)", dir, layout.topicId(name).getFileName());
+                    AtomicFiles.deleteTree(dir);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + layout.root(), e);
+        }
+        return topics;
+    }
+
+    private Optional<Topic> load(String name) {
+        Optional<TopicIdFile> id = Json.read(layout.topicId(name), TopicIdFile.class);
+        Optional<TopicConfigFile> config = Json.read(layout.topicConfig(name), TopicConfigFile.class);
+        if (id.isEmpty() || config.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new Topic(name, TopicIds.fromBase64(id.get().topicId()), config.get().partitions(),
+                config.get().configs() == null ? Map.of() : config.get().configs()));
+    }
+
+    @Override
+    public void save(Topic topic) {
+        Json.write(layout.topicConfig(topic.name()), new TopicConfigFile(topic.partitionCount(), topic.configs()));
+        Json.write(layout.topicId(topic.name()), new TopicIdFile(TopicIds.toBase64(topic.id())));
+    }
+
+    @Override
+    public void delete(Topic topic) {
+        AtomicFiles.delete(layout.topicId(topic.name()));
+        AtomicFiles.deleteTree(layout.topicDir(topic.name()));
+    }
+
+    /** {@code .topic-id.json}. */
+    record TopicIdFile(String topicId) {
+    }
+
+    /** {@code .config.json}. */
+    record TopicConfigFile(int partitions, Map<String, String> configs) {
+    }
+}

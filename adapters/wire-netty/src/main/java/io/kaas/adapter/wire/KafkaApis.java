@@ -1,0 +1,38 @@
+package io.kaas.adapter.wire;
+
+import io.kaas.adapter.wire.dispatch.ApiRegistry;
+import io.kaas.adapter.wire.handler.CreateTopicsHandler;
+import io.kaas.adapter.wire.handler.DeleteTopicsHandler;
+import io.kaas.adapter.wire.handler.DescribeClusterHandler;
+import io.kaas.adapter.wire.handler.FetchHandler;
+import io.kaas.adapter.wire.handler.FindCoordinatorHandler;
+import io.kaas.adapter.wire.handler.InitProducerIdHandler;
+import io.kaas.adapter.wire.handler.ListOffsetsHandler;
+import io.kaas.adapter.wire.handler.MetadataHandler;
+import io.kaas.adapter.wire.handler.ProduceHandler;
+import org.apache.kafka.common.protocol.ApiKeys;
+
+/**
+ * The served surface: every API key kaas answers, with its version range. Ranges are Apache 3.7's
+ * except where an old version's semantics are not implemented (message formats v0/v1 need
+ * Produce &lt; 3 and Fetch &lt; 4; ListOffsets v0 is the pre-KIP-79 shape). {@code docs/api-matrix.md}
+ * is generated from this table.
+ */
+public final class KafkaApis {
+    private KafkaApis() {
+    }
+
+    public static ApiRegistry registry(UseCases uc) {
+        return ApiRegistry.builder()
+                .serve(ApiKeys.PRODUCE, 3, 10, new ProduceHandler(uc.produce()))
+                .serve(ApiKeys.FETCH, 4, 16, new FetchHandler(uc.fetch(), uc.topics()))
+                .serve(ApiKeys.LIST_OFFSETS, 1, 8, new ListOffsetsHandler(uc.listOffsets()))
+                .serve(ApiKeys.METADATA, 0, 12, new MetadataHandler(uc.metadata(), uc.topics(), uc.cluster()))
+                .serve(ApiKeys.FIND_COORDINATOR, 0, 4, new FindCoordinatorHandler(uc.cluster()))
+                .serve(ApiKeys.CREATE_TOPICS, 0, 7, new CreateTopicsHandler(uc.topics()))
+                .serve(ApiKeys.DELETE_TOPICS, 0, 6, new DeleteTopicsHandler(uc.topics()))
+                .serve(ApiKeys.INIT_PRODUCER_ID, 0, 4, new InitProducerIdHandler(uc.producerIds()))
+                .serve(ApiKeys.DESCRIBE_CLUSTER, 0, 1, new DescribeClusterHandler(uc.cluster()))
+                .build();
+    }
+}

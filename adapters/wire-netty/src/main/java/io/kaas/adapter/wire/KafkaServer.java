@@ -1,0 +1,82 @@
+package io.kaas.adapter.wire;
+
+import io.kaas.adapter.wire.codec.KafkaFrameDecoder;
+import io.kaas.adapter.wire.dispatch.ApiRegistry;
+import io.kaas.adapter.wire.dispatch.ConnectionLimits;
+import io.kaas.adapter.wire.dispatch.KafkaApiDispatcher;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The Kafka listener: a Netty server whose connections each get a frame decoder and a dispatcher. */
+public final class KafkaServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaServer.class);
+
+    private final EventLoopGroup acceptor;
+    private final EventLoopGroup workers;
+    private final Channel serverChannel;
+
+    private KafkaServer(EventLoopGroup acceptor, EventLoopGroup workers, Channel serverChannel) {
+        this.acceptor = acceptor;
+        this.workers = workers;
+        this.serverChannel = serverChannel;
+    }
+
+    /**
+     * Binds the listener.
+     *
+     * @param settings where to listen and the per-connection limits
+     * @param registry the served APIs
+     */
+    public static KafkaServer start(WireSettings settings, ApiRegistry registry) throws InterruptedException {
+        EventLoopGroup acceptor = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        EventLoopGroup workers = new MultiThreadIoEventLoopGroup(settings.ioThreads(), NioIoHandler.newFactory());
+        try {
+            ServerBootstrap bootstrap = new ServerBootstrap()
+                    .group(acceptor, workers)
+                    .channel(NioServerSocketChannel.class)
+                    .option(ChannelOption.SO_BACKLOG, 1024)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childOption(ChannelOption.SO_KEEPALIVE, true)
+                    .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(1 << 20, 4 << 20))
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel ch) {
+                            ch.pipeline().addLast("frames", new KafkaFrameDecoder(settings.maxFrameBytes()));
+                            ch.pipeline().addLast("apis", new KafkaApiDispatcher(registry, settings.limits()));
+                        }
+                    });
+            Channel channel = bootstrap.bind(settings.host(), settings.port()).sync().channel();
+            return new KafkaServer(acceptor, workers, channel);
+        } catch (InterruptedException | RuntimeException e) {
+            acceptor.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+            workers.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+            throw e;
+        }
+    }
+
+    /** The bound port (useful when 0 asked for an ephemeral one). */
+    public int port() {
+        return ((InetSocketAddress) serverChannel.localAddress()).getPort();
+    }
+
+    /** Stops accepting, closes every connection and waits for the event loops to finish. */
+    @Override
+    public void close() {
+        serverChannel.close().syncUninterruptibly();
+        acceptor.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        LOG.debug("listener on port {} closed", port());
+    }
+}

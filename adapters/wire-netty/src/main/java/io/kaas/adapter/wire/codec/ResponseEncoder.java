@@ -1,0 +1,83 @@
+package io.kaas.adapter.wire.codec;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.CompositeByteBuf;
+import io.netty.buffer.Unpooled;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.common.message.ResponseHeaderData;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.protocol.ByteBufferAccessor;
+import org.apache.kafka.common.protocol.MessageSizeAccumulator;
+import org.apache.kafka.common.protocol.ObjectSerializationCache;
+import org.apache.kafka.common.record.BaseRecords;
+import org.apache.kafka.common.record.MemoryRecords;
+
+/**
+ * Encodes a response frame (size prefix, header, body) with kafka-clients' generated classes. The
+ * size pass and the write pass share one serialization cache. Record sets are not copied: the
+ * frame becomes a composite of the encoded fields and the records' own buffers.
+ */
+public final class ResponseEncoder {
+    private ResponseEncoder() {
+    }
+
+    public static ByteBuf encode(ByteBufAllocator alloc, int correlationId, short headerVersion, ApiMessage body,
+                                 short version) {
+        ObjectSerializationCache cache = new ObjectSerializationCache();
+        ResponseHeaderData header = new ResponseHeaderData().setCorrelationId(correlationId);
+        MessageSizeAccumulator size = new MessageSizeAccumulator();
+        header.addSize(size, cache, headerVersion);
+        body.addSize(size, cache, version);
+
+        int encodedBytes = Integer.BYTES + size.sizeExcludingZeroCopy();
+        ByteBuf fields = alloc.buffer(encodedBytes, encodedBytes);
+        RecordsSplittingWriter writer = new RecordsSplittingWriter(fields.nioBuffer(0, encodedBytes));
+        writer.writeInt(size.totalSize());
+        header.write(writer, cache, headerVersion);
+        body.write(writer, cache, version);
+        if (writer.buffer().position() != encodedBytes) {
+            fields.release();
+            throw new IllegalStateException("encoded " + writer.buffer().position() + " bytes, sized " + encodedBytes);
+        }
+        fields.writerIndex(encodedBytes);
+        if (writer.insertions.isEmpty()) {
+            return fields;
+        }
+        CompositeByteBuf frame = alloc.compositeBuffer(2 * writer.insertions.size() + 1);
+        int from = 0;
+        for (Insertion insertion : writer.insertions) {
+            frame.addComponent(true, fields.retainedSlice(from, insertion.at - from));
+            frame.addComponent(true, Unpooled.wrappedBuffer(insertion.records));
+            from = insertion.at;
+        }
+        frame.addComponent(true, fields.retainedSlice(from, encodedBytes - from));
+        fields.release();
+        return frame;
+    }
+
+    /** Where a record set goes in the encoded fields. */
+    private record Insertion(int at, ByteBuffer records) {
+    }
+
+    /** Writes every field, but only notes where each record set belongs. */
+    private static final class RecordsSplittingWriter extends ByteBufferAccessor {
+        private final List<Insertion> insertions = new ArrayList<>(2);
+
+        RecordsSplittingWriter(ByteBuffer buffer) {
+            super(buffer);
+        }
+
+        @Override
+        public void writeRecords(BaseRecords records) {
+            if (!(records instanceof MemoryRecords memory)) {
+                throw new IllegalArgumentException("cannot send records of type " + records.getClass().getName());
+            }
+            if (memory.sizeInBytes() > 0) {
+                insertions.add(new Insertion(buffer().position(), memory.buffer()));
+            }
+        }
+    }
+}

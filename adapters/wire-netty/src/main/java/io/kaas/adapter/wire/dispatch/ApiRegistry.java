@@ -1,0 +1,90 @@
+package io.kaas.adapter.wire.dispatch;
+
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.apache.kafka.common.message.ApiVersionsResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.AbstractRequest;
+import org.apache.kafka.common.requests.AbstractResponse;
+import org.apache.kafka.common.requests.ApiVersionsRequest;
+import org.apache.kafka.common.requests.ApiVersionsResponse;
+
+/**
+ * The served API surface: for each key, the version range and its handler. It is the single source
+ * of the ApiVersions response and of {@code docs/api-matrix.md}; a request outside it is never
+ * handed to a handler.
+ */
+public final class ApiRegistry {
+    private final Map<ApiKeys, Entry<?>> entries;
+
+    private ApiRegistry(Map<ApiKeys, Entry<?>> entries) {
+        this.entries = entries;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public boolean serves(ApiKeys key, short version) {
+        Entry<?> entry = entries.get(key);
+        return entry != null && version >= entry.minVersion && version <= entry.maxVersion;
+    }
+
+    /** Served keys in key order, with their version ranges. */
+    public Map<ApiKeys, Entry<?>> entries() {
+        return entries;
+    }
+
+    /** Passes a served request to its handler. */
+    @SuppressWarnings("unchecked")
+    public CompletionStage<? extends AbstractResponse> handle(RequestContext context, AbstractRequest request) {
+        Entry<AbstractRequest> entry = (Entry<AbstractRequest>) entries.get(request.apiKey());
+        return entry.handler.handle(context, request);
+    }
+
+    /** The api_keys of an ApiVersions response. */
+    public ApiVersionsResponseData.ApiVersionCollection apiVersions() {
+        ApiVersionsResponseData.ApiVersionCollection keys = new ApiVersionsResponseData.ApiVersionCollection();
+        for (Entry<?> e : entries.values()) {
+            keys.add(new ApiVersionsResponseData.ApiVersion()
+                    .setApiKey(e.key.id).setMinVersion(e.minVersion).setMaxVersion(e.maxVersion));
+        }
+        return keys;
+    }
+
+    /** One served API key. */
+    public record Entry<Q extends AbstractRequest>(ApiKeys key, short minVersion, short maxVersion, ApiHandler<Q> handler) {
+    }
+
+    /** Collects entries; ApiVersions itself is always served, answered from the registry. */
+    public static final class Builder {
+        private final Map<ApiKeys, Entry<?>> entries = new EnumMap<>(ApiKeys.class);
+
+        private Builder() {
+        }
+
+        public <Q extends AbstractRequest> Builder serve(ApiKeys key, int minVersion, int maxVersion, ApiHandler<Q> handler) {
+            if (minVersion < key.oldestVersion() || maxVersion > key.latestVersion() || minVersion > maxVersion) {
+                throw new IllegalArgumentException(key + " " + minVersion + "-" + maxVersion + " is outside what "
+                        + "kafka-clients defines: " + key.oldestVersion() + "-" + key.latestVersion());
+            }
+            if (entries.putIfAbsent(key, new Entry<>(key, (short) minVersion, (short) maxVersion, handler)) != null) {
+                throw new IllegalArgumentException(key + " is registered twice");
+            }
+            return this;
+        }
+
+        public ApiRegistry build() {
+            ApiRegistry registry = new ApiRegistry(entries);
+            ApiHandler<ApiVersionsRequest> apiVersions = (context, request) -> CompletableFuture.completedFuture(
+                    request.isValid()
+                            ? new ApiVersionsResponse(new ApiVersionsResponseData().setApiKeys(registry.apiVersions()))
+                            : request.getErrorResponse(0, Errors.INVALID_REQUEST.exception()));
+            serve(ApiKeys.API_VERSIONS, 0, ApiKeys.API_VERSIONS.latestVersion(), apiVersions);
+            return registry;
+        }
+    }
+}

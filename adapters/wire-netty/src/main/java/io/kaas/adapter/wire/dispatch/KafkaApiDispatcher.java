@@ -1,0 +1,198 @@
+package io.kaas.adapter.wire.dispatch;
+
+import io.kaas.adapter.wire.codec.KafkaRequest;
+import io.kaas.adapter.wire.codec.MalformedRequestException;
+import io.kaas.adapter.wire.codec.RequestParser;
+import io.kaas.adapter.wire.codec.ResponseEncoder;
+import io.kaas.domain.error.KafkaException;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import java.util.ArrayDeque;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import org.apache.kafka.common.errors.ApiException;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.AbstractRequest;
+import org.apache.kafka.common.requests.AbstractResponse;
+import org.apache.kafka.common.requests.ProduceRequest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One per connection: parses each frame, hands the request to its handler and writes the responses
+ * in request order, however the handlers' completions interleave (the protocol requires it; clients
+ * pipeline). Reading pauses while too much is in flight or the socket is not writable.
+ *
+ * <p>A frame that is not a served request closes the connection, as Apache's broker does; so does
+ * a failed {@code acks=0} produce, since no response can carry its error.
+ */
+public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaApiDispatcher.class);
+
+    private final ApiRegistry registry;
+    private final RequestParser parser;
+    private final ConnectionLimits limits;
+    /** Requests awaiting their turn to be answered, oldest first; event-loop confined. */
+    private final ArrayDeque<Slot> inFlight = new ArrayDeque<>();
+    private long inFlightBytes;
+    private int unansweredNoResponse;
+    private boolean closed;
+
+    public KafkaApiDispatcher(ApiRegistry registry, ConnectionLimits limits) {
+        this.registry = registry;
+        this.parser = new RequestParser(registry::serves);
+        this.limits = limits;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        ByteBuf frame = (ByteBuf) msg;
+        if (closed) {
+            frame.release();
+            return;
+        }
+        KafkaRequest request;
+        try {
+            request = parser.parse(frame);
+        } catch (MalformedRequestException e) {
+            LOG.warn("closing connection from {}: {}", ctx.channel().remoteAddress(), e.getMessage());
+            close(ctx);
+            return;
+        }
+        dispatch(ctx, request);
+    }
+
+    private void dispatch(ChannelHandlerContext ctx, KafkaRequest request) {
+        AbstractRequest body = request.body();
+        boolean answered = !(body instanceof ProduceRequest produce && produce.acks() == 0);
+        Slot slot = new Slot(request, answered, request.frame().readableBytes());
+        if (answered) {
+            inFlight.addLast(slot);
+        } else {
+            unansweredNoResponse++;
+        }
+        inFlightBytes += slot.frameBytes;
+        updateAutoRead(ctx);
+
+        CompletionStage<? extends AbstractResponse> stage;
+        if (request.unsupportedVersion()) {
+            stage = CompletableFuture.completedFuture(body.getErrorResponse(0, Errors.UNSUPPORTED_VERSION.exception()));
+        } else {
+            try {
+                stage = registry.handle(new RequestContext(request.header(), ctx.channel().remoteAddress()), body);
+            } catch (RuntimeException e) {
+                stage = CompletableFuture.failedFuture(e);
+            }
+        }
+        stage.whenComplete((response, error) -> {
+            if (ctx.executor().inEventLoop()) {
+                complete(ctx, slot, response, error);
+            } else {
+                ctx.executor().execute(() -> complete(ctx, slot, response, error));
+            }
+        });
+    }
+
+    private void complete(ChannelHandlerContext ctx, Slot slot, AbstractResponse response, Throwable error) {
+        KafkaRequest request = slot.request;
+        request.frame().release();
+        inFlightBytes -= slot.frameBytes;
+        AbstractResponse answer = error == null ? response : errorResponse(request, error);
+        if (!slot.answered) {
+            unansweredNoResponse--;
+            if (!closed && answer.errorCounts().keySet().stream().anyMatch(e -> e != Errors.NONE)) {
+                LOG.info("closing connection from {}: acks=0 produce failed with {}", ctx.channel().remoteAddress(),
+                        answer.errorCounts());
+                close(ctx);
+            }
+            updateAutoRead(ctx);
+            return;
+        }
+        if (closed) {
+            return;
+        }
+        // The body goes out at the parsed request's version (0 for the ApiVersions fallback), the header at
+        // the version Apache derives from the requested one.
+        slot.encoded = ResponseEncoder.encode(ctx.alloc(), request.header().correlationId(),
+                request.header().apiKey().responseHeaderVersion(request.header().apiVersion()), answer.data(),
+                request.body().version());
+        boolean wrote = false;
+        while (!inFlight.isEmpty() && inFlight.peekFirst().encoded != null) {
+            ctx.write(inFlight.pollFirst().encoded);
+            wrote = true;
+        }
+        if (wrote) {
+            ctx.flush();
+        }
+        updateAutoRead(ctx);
+    }
+
+    private AbstractResponse errorResponse(KafkaRequest request, Throwable error) {
+        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        ApiException apiError;
+        if (cause instanceof KafkaException kafka) {
+            apiError = Errors.forCode(kafka.error().code()).exception(kafka.getMessage());
+        } else if (cause instanceof ApiException api) {
+            apiError = api;
+        } else {
+            LOG.error("{} v{} from {} failed", request.header().apiKey(), request.header().apiVersion(),
+                    request.header().clientId(), cause);
+            apiError = Errors.UNKNOWN_SERVER_ERROR.exception();
+        }
+        return request.body().getErrorResponse(0, apiError);
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        updateAutoRead(ctx);
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        closed = true;
+        for (Slot slot : inFlight) {
+            if (slot.encoded != null) {
+                slot.encoded.release();
+                slot.encoded = null;
+            }
+        }
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        LOG.debug("connection from {} failed: {}", ctx.channel().remoteAddress(), cause.toString());
+        close(ctx);
+    }
+
+    private void close(ChannelHandlerContext ctx) {
+        closed = true;
+        ctx.close();
+    }
+
+    private void updateAutoRead(ChannelHandlerContext ctx) {
+        boolean read = !closed && ctx.channel().isWritable()
+                && inFlight.size() + unansweredNoResponse < limits.maxInFlightRequests()
+                && inFlightBytes < limits.maxInFlightBytes();
+        if (ctx.channel().config().isAutoRead() != read) {
+            ctx.channel().config().setAutoRead(read);
+        }
+    }
+
+    /** One request on its way to being answered. */
+    private static final class Slot {
+        final KafkaRequest request;
+        final boolean answered;
+        final int frameBytes;
+        ByteBuf encoded;
+
+        Slot(KafkaRequest request, boolean answered, int frameBytes) {
+            this.request = request;
+            this.answered = answered;
+            this.frameBytes = frameBytes;
+        }
+    }
+}

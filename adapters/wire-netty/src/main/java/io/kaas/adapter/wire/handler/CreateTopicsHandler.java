@@ -1,0 +1,98 @@
+package io.kaas.adapter.wire.handler;
+
+import io.kaas.adapter.wire.dispatch.ApiHandler;
+import io.kaas.adapter.wire.dispatch.RequestContext;
+import io.kaas.adapter.wire.mapping.TopicIdMapping;
+import io.kaas.application.port.in.TopicAdminUseCase;
+import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.topic.Topic;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.apache.kafka.common.message.CreateTopicsRequestData;
+import org.apache.kafka.common.message.CreateTopicsResponseData;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.CreateTopicsRequest;
+import org.apache.kafka.common.requests.CreateTopicsResponse;
+
+/** CreateTopics (key 19): creates each topic, or with validate_only checks it could be created. */
+public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest> {
+    /** A single writer per partition: every topic's true replication factor. */
+    private static final short REPLICATION_FACTOR = 1;
+    private static final byte DYNAMIC_TOPIC_CONFIG = 1;
+
+    private final TopicAdminUseCase topics;
+
+    public CreateTopicsHandler(TopicAdminUseCase topics) {
+        this.topics = topics;
+    }
+
+    @Override
+    public CompletionStage<CreateTopicsResponse> handle(RequestContext context, CreateTopicsRequest request) {
+        CreateTopicsRequestData data = request.data();
+        Set<String> duplicates = duplicates(data);
+        CreateTopicsResponseData response = new CreateTopicsResponseData();
+        for (CreateTopicsRequestData.CreatableTopic topic : data.topics()) {
+            if (duplicates.contains(topic.name())) {
+                if (response.topics().find(topic.name()) == null) {
+                    response.topics().add(failed(topic.name(), Errors.INVALID_REQUEST,
+                            "Create topics request from client contains multiple entries for the following topics: "
+                                    + topic.name()));
+                }
+                continue;
+            }
+            TopicAdminUseCase.CreateResult result = topics.create(new TopicAdminUseCase.CreateCommand(topic.name(),
+                    topic.numPartitions(), topic.replicationFactor(), assignments(topic), configs(topic),
+                    data.validateOnly()));
+            response.topics().add(result.error() == KafkaError.NONE ? created(result.topic())
+                    : failed(topic.name(), Errors.forCode(result.error().code()), result.message()));
+        }
+        return CompletableFuture.completedFuture(new CreateTopicsResponse(response));
+    }
+
+    private static CreateTopicsResponseData.CreatableTopicResult created(Topic topic) {
+        CreateTopicsResponseData.CreatableTopicResult result = new CreateTopicsResponseData.CreatableTopicResult()
+                .setName(topic.name())
+                .setTopicId(TopicIdMapping.toWire(topic.id()))
+                .setErrorCode(Errors.NONE.code())
+                .setNumPartitions(topic.partitionCount())
+                .setReplicationFactor(REPLICATION_FACTOR);
+        topic.configs().forEach((name, value) -> result.configs().add(
+                new CreateTopicsResponseData.CreatableTopicConfigs().setName(name).setValue(value)
+                        .setConfigSource(DYNAMIC_TOPIC_CONFIG)));
+        return result;
+    }
+
+    private static CreateTopicsResponseData.CreatableTopicResult failed(String name, Errors error, String message) {
+        return new CreateTopicsResponseData.CreatableTopicResult().setName(name).setErrorCode(error.code())
+                .setErrorMessage(message).setNumPartitions(-1).setReplicationFactor((short) -1);
+    }
+
+    private static Map<Integer, List<Integer>> assignments(CreateTopicsRequestData.CreatableTopic topic) {
+        Map<Integer, List<Integer>> out = new LinkedHashMap<>();
+        topic.assignments().forEach(a -> out.put(a.partitionIndex(), List.copyOf(a.brokerIds())));
+        return out;
+    }
+
+    private static Map<String, String> configs(CreateTopicsRequestData.CreatableTopic topic) {
+        Map<String, String> out = new HashMap<>();
+        topic.configs().forEach(c -> out.put(c.name(), c.value()));
+        return out;
+    }
+
+    private static Set<String> duplicates(CreateTopicsRequestData data) {
+        Set<String> seen = new HashSet<>();
+        Set<String> twice = new HashSet<>();
+        data.topics().forEach(t -> {
+            if (!seen.add(t.name())) {
+                twice.add(t.name());
+            }
+        });
+        return twice;
+    }
+}

@@ -1,0 +1,66 @@
+package io.kaas.adapter.wire.handler;
+
+import io.kaas.adapter.wire.dispatch.ApiHandler;
+import io.kaas.adapter.wire.dispatch.RequestContext;
+import io.kaas.application.port.in.ListOffsetsUseCase;
+import io.kaas.domain.topic.TopicPartition;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.message.ListOffsetsRequestData;
+import org.apache.kafka.common.message.ListOffsetsResponseData;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.ListOffsetsRequest;
+import org.apache.kafka.common.requests.ListOffsetsResponse;
+
+/** ListOffsets (key 2): earliest, latest, max-timestamp and by-timestamp lookups per partition. */
+public final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequest> {
+    private final ListOffsetsUseCase offsets;
+
+    public ListOffsetsHandler(ListOffsetsUseCase offsets) {
+        this.offsets = offsets;
+    }
+
+    @Override
+    public CompletionStage<ListOffsetsResponse> handle(RequestContext context, ListOffsetsRequest request) {
+        boolean readCommitted = request.isolationLevel() == IsolationLevel.READ_COMMITTED;
+        Set<TopicPartition> duplicates = duplicates(request.data());
+        ListOffsetsResponseData data = new ListOffsetsResponseData();
+        for (ListOffsetsRequestData.ListOffsetsTopic topic : request.data().topics()) {
+            ListOffsetsResponseData.ListOffsetsTopicResponse topicResponse =
+                    new ListOffsetsResponseData.ListOffsetsTopicResponse().setName(topic.name());
+            for (ListOffsetsRequestData.ListOffsetsPartition p : topic.partitions()) {
+                TopicPartition tp = new TopicPartition(topic.name(), p.partitionIndex());
+                ListOffsetsResponseData.ListOffsetsPartitionResponse partition =
+                        new ListOffsetsResponseData.ListOffsetsPartitionResponse().setPartitionIndex(p.partitionIndex());
+                if (duplicates.contains(tp)) {
+                    partition.setErrorCode(Errors.INVALID_REQUEST.code());
+                } else {
+                    ListOffsetsUseCase.Result r = offsets.listOffset(tp, p.timestamp(), readCommitted);
+                    partition.setErrorCode(r.error().code()).setTimestamp(r.timestamp()).setOffset(r.offset())
+                            .setLeaderEpoch(r.leaderEpoch());
+                }
+                topicResponse.partitions().add(partition);
+            }
+            data.topics().add(topicResponse);
+        }
+        return CompletableFuture.completedFuture(new ListOffsetsResponse(data));
+    }
+
+    /** Partitions asked for more than once, which Apache answers with INVALID_REQUEST. */
+    private static Set<TopicPartition> duplicates(ListOffsetsRequestData data) {
+        Set<TopicPartition> seen = new HashSet<>();
+        Set<TopicPartition> twice = new HashSet<>();
+        for (ListOffsetsRequestData.ListOffsetsTopic topic : data.topics()) {
+            for (ListOffsetsRequestData.ListOffsetsPartition p : topic.partitions()) {
+                TopicPartition tp = new TopicPartition(topic.name(), p.partitionIndex());
+                if (!seen.add(tp)) {
+                    twice.add(tp);
+                }
+            }
+        }
+        return twice;
+    }
+}

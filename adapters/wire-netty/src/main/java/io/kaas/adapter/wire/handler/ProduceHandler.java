@@ -1,0 +1,94 @@
+package io.kaas.adapter.wire.handler;
+
+import io.kaas.adapter.wire.dispatch.ApiHandler;
+import io.kaas.adapter.wire.dispatch.RequestContext;
+import io.kaas.application.port.in.ProduceUseCase;
+import io.kaas.domain.batch.RecordBatchHeader;
+import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.topic.TopicPartition;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.apache.kafka.common.message.ProduceRequestData;
+import org.apache.kafka.common.message.ProduceResponseData;
+import org.apache.kafka.common.record.BaseRecords;
+import org.apache.kafka.common.record.MemoryRecords;
+import org.apache.kafka.common.requests.ProduceRequest;
+import org.apache.kafka.common.requests.ProduceResponse;
+
+/**
+ * Produce (key 0): hands each partition's batch bytes, still a view of the request frame, to the
+ * produce use case. Records are never decoded here.
+ */
+public final class ProduceHandler implements ApiHandler<ProduceRequest> {
+    private static final int ZSTD = 4;
+    /** Produce v7 is the first version allowed to carry zstd batches (KIP-110). */
+    private static final short FIRST_ZSTD_VERSION = 7;
+
+    private final ProduceUseCase produce;
+
+    public ProduceHandler(ProduceUseCase produce) {
+        this.produce = produce;
+    }
+
+    @Override
+    public CompletionStage<ProduceResponse> handle(RequestContext context, ProduceRequest request) {
+        ProduceRequestData data = request.data();
+        List<ProduceUseCase.PartitionRecords> accepted = new ArrayList<>();
+        Map<TopicPartition, ProduceUseCase.PartitionResult> refused = new LinkedHashMap<>();
+        List<TopicPartition> order = new ArrayList<>();
+        for (ProduceRequestData.TopicProduceData topic : data.topicData()) {
+            for (ProduceRequestData.PartitionProduceData partition : topic.partitionData()) {
+                TopicPartition tp = new TopicPartition(topic.name(), partition.index());
+                order.add(tp);
+                ByteBuffer records = bytesOf(partition.records());
+                if (request.version() < FIRST_ZSTD_VERSION && records.remaining() >= RecordBatchHeader.HEADER_SIZE
+                        && RecordBatchHeader.at(records).compressionCodec() == ZSTD) {
+                    refused.put(tp, ProduceUseCase.PartitionResult.failed(tp, KafkaError.UNSUPPORTED_COMPRESSION_TYPE,
+                            "Produce requests with version " + request.version() + " are not allowed to use ZStandard compression"));
+                } else {
+                    accepted.add(new ProduceUseCase.PartitionRecords(tp, records));
+                }
+            }
+        }
+        return produce.produce(new ProduceUseCase.Command(data.acks(), data.timeoutMs(), accepted))
+                .thenApply(results -> {
+                    Map<TopicPartition, ProduceUseCase.PartitionResult> byPartition = new LinkedHashMap<>(refused);
+                    results.forEach(r -> byPartition.put(r.partition(), r));
+                    return response(order, byPartition);
+                });
+    }
+
+    private static ByteBuffer bytesOf(BaseRecords records) {
+        if (records instanceof MemoryRecords memory) {
+            return memory.buffer();
+        }
+        return ByteBuffer.allocate(0);
+    }
+
+    private static ProduceResponse response(List<TopicPartition> order,
+                                            Map<TopicPartition, ProduceUseCase.PartitionResult> results) {
+        ProduceResponseData data = new ProduceResponseData();
+        Map<String, ProduceResponseData.TopicProduceResponse> topics = new LinkedHashMap<>();
+        for (TopicPartition tp : order) {
+            ProduceUseCase.PartitionResult r = results.get(tp);
+            ProduceResponseData.TopicProduceResponse topic = topics.computeIfAbsent(tp.topic(), name -> {
+                ProduceResponseData.TopicProduceResponse t = new ProduceResponseData.TopicProduceResponse().setName(name);
+                data.responses().add(t);
+                return t;
+            });
+            topic.partitionResponses().add(new ProduceResponseData.PartitionProduceResponse()
+                    .setIndex(tp.partition())
+                    .setErrorCode(r.error().code())
+                    .setErrorMessage(r.message())
+                    .setBaseOffset(r.baseOffset())
+                    .setLogAppendTimeMs(r.logAppendTimeMs())
+                    .setLogStartOffset(r.logStartOffset()));
+        }
+        return new ProduceResponse(data);
+    }
+}

@@ -1,0 +1,40 @@
+package io.kaas.application.log;
+
+import io.kaas.domain.topic.TopicPartition;
+import java.nio.ByteBuffer;
+import java.util.Optional;
+
+/**
+ * One partition's log. Appends are serialised inside the log (idempotence classification, offset
+ * assignment and the write happen under one lock); reads and {@link #offsets()} never block on it.
+ */
+public interface PartitionLog {
+
+    TopicPartition topicPartition();
+
+    /**
+     * Appends one validated v2 batch. The log rewrites its base offset and leader epoch in place and
+     * copies or writes the bytes before returning, so the caller may release the buffer afterwards.
+     */
+    AppendResult append(ByteBuffer batch, long nowMs);
+
+    /**
+     * Reads whole batches from the one containing {@code fetchOffset} up to the high watermark,
+     * stopping before {@code maxBytes} would be exceeded; with {@code minOneBatch} the first batch is
+     * returned even when it alone is larger (KIP-74). An offset outside [log start, high watermark]
+     * is {@code OFFSET_OUT_OF_RANGE}.
+     */
+    LogRead read(long fetchOffset, int maxBytes, boolean minOneBatch);
+
+    /** The latest published offsets; lock-free. */
+    LogOffsets offsets();
+
+    /**
+     * The first batch whose max timestamp is at least {@code timestamp}: its base offset, and its max
+     * timestamp. Batch granularity: records are never decoded.
+     */
+    Optional<TimestampOffset> offsetForTimestamp(long timestamp);
+
+    /** The batch holding the largest timestamp (the latest one on ties): its last offset and that timestamp. */
+    Optional<TimestampOffset> maxTimestamp();
+}

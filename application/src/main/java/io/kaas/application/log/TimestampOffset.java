@@ -1,0 +1,5 @@
+package io.kaas.application.log;
+
+/** An offset found by timestamp, with the timestamp it was found by. */
+public record TimestampOffset(long timestamp, long offset) {
+}

@@ -1,0 +1,32 @@
+package io.kaas.application.port.in;
+
+import io.kaas.application.log.LogOffsets;
+import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.topic.TopicPartition;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+
+/** Reads batches from partition logs, long-polling when there is not enough yet. */
+public interface FetchUseCase {
+
+    /**
+     * Reads every requested partition. If fewer than {@code minBytes} are available (and no
+     * partition failed) the fetch is parked until appends bring enough or {@code maxWaitMs} passes,
+     * then answered with whatever is there.
+     */
+    CompletionStage<List<PartitionData>> fetch(Command command);
+
+    record Command(int maxWaitMs, int minBytes, int maxBytes, boolean readCommitted, List<PartitionRequest> partitions) {
+    }
+
+    record PartitionRequest(TopicPartition partition, long fetchOffset, int maxBytes) {
+    }
+
+    /** One partition's answer: its offsets and whole contiguous batches (possibly none), or an error. */
+    record PartitionData(TopicPartition partition, KafkaError error, LogOffsets offsets, ByteBuffer records) {
+        public int sizeInBytes() {
+            return records.remaining();
+        }
+    }
+}

@@ -1,0 +1,22 @@
+package io.kaas.application.port.in;
+
+import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.topic.TopicPartition;
+
+/** Resolves a timestamp or a sentinel to an offset (what {@code auto.offset.reset} and offsetsForTimes use). */
+public interface ListOffsetsUseCase {
+    long LATEST = -1L;
+    long EARLIEST = -2L;
+    long MAX_TIMESTAMP = -3L;
+    /** Tiered storage's local log start; without a remote tier it is the log start. */
+    long EARLIEST_LOCAL = -4L;
+
+    Result listOffset(TopicPartition partition, long timestamp, boolean readCommitted);
+
+    /** {@code offset == -1} and {@code timestamp == -1} when no record matches, as Apache answers. */
+    record Result(KafkaError error, long timestamp, long offset, int leaderEpoch) {
+        public static Result failed(KafkaError error) {
+            return new Result(error, -1L, -1L, -1);
+        }
+    }
+}

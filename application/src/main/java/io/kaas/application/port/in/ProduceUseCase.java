@@ -1,0 +1,33 @@
+package io.kaas.application.port.in;
+
+import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.topic.TopicPartition;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+
+/** Appends produced batches to partition logs. */
+public interface ProduceUseCase {
+
+    /**
+     * Appends each partition's records. The stage completes when the {@code acks} contract is met:
+     * at once for 0 and 1, after an fsync covers every batch for -1 (or with REQUEST_TIMED_OUT
+     * after {@code timeoutMs}). The buffers may be released once the stage completes.
+     */
+    CompletionStage<List<PartitionResult>> produce(Command command);
+
+    record Command(short acks, int timeoutMs, List<PartitionRecords> partitions) {
+    }
+
+    /** The opaque batch bytes sent for one partition. */
+    record PartitionRecords(TopicPartition partition, ByteBuffer records) {
+    }
+
+    record PartitionResult(TopicPartition partition, KafkaError error, String message, long baseOffset,
+                           long logAppendTimeMs, long logStartOffset) {
+
+        public static PartitionResult failed(TopicPartition partition, KafkaError error, String message) {
+            return new PartitionResult(partition, error, message, -1L, -1L, -1L);
+        }
+    }
+}

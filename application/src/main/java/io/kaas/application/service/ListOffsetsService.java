@@ -1,0 +1,45 @@
+package io.kaas.application.service;
+
+import io.kaas.application.log.LogOffsets;
+import io.kaas.application.log.PartitionLog;
+import io.kaas.application.log.TimestampOffset;
+import io.kaas.application.port.in.ListOffsetsUseCase;
+import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.topic.TopicPartition;
+import java.util.Optional;
+
+/** Resolves ListOffsets timestamps and sentinels against a partition's log. */
+public final class ListOffsetsService implements ListOffsetsUseCase {
+    private static final int LEADER_EPOCH = 0;
+
+    private final TopicService topics;
+
+    public ListOffsetsService(TopicService topics) {
+        this.topics = topics;
+    }
+
+    @Override
+    public Result listOffset(TopicPartition partition, long timestamp, boolean readCommitted) {
+        Optional<PartitionLog> found = topics.log(partition);
+        if (found.isEmpty()) {
+            return Result.failed(KafkaError.UNKNOWN_TOPIC_OR_PARTITION);
+        }
+        PartitionLog log = found.get();
+        LogOffsets offsets = log.offsets();
+        if (timestamp == EARLIEST || timestamp == EARLIEST_LOCAL) {
+            return new Result(KafkaError.NONE, -1L, offsets.logStartOffset(), LEADER_EPOCH);
+        }
+        if (timestamp == LATEST) {
+            return new Result(KafkaError.NONE, -1L, offsets.highWatermark(), LEADER_EPOCH);
+        }
+        if (timestamp == MAX_TIMESTAMP) {
+            return found(log.maxTimestamp());
+        }
+        return found(log.offsetForTimestamp(timestamp));
+    }
+
+    private static Result found(Optional<TimestampOffset> match) {
+        return match.map(m -> new Result(KafkaError.NONE, m.timestamp(), m.offset(), LEADER_EPOCH))
+                .orElseGet(() -> new Result(KafkaError.NONE, -1L, -1L, -1));
+    }
+}

@@ -1,0 +1,70 @@
+package io.kaas.application.service;
+
+import io.kaas.application.port.in.ClusterUseCase;
+import io.kaas.application.port.in.MetadataUseCase;
+import io.kaas.application.port.in.TopicAdminUseCase;
+import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.topic.Topic;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Answers Metadata: topics, partitions and leaders, with Apache's auto-creation of unknown topics. */
+public final class MetadataService implements MetadataUseCase {
+    private static final int LEADER_EPOCH = 0;
+
+    private final TopicService topics;
+    private final ClusterUseCase cluster;
+    private final BrokerSettings settings;
+
+    public MetadataService(TopicService topics, ClusterUseCase cluster, BrokerSettings settings) {
+        this.topics = topics;
+        this.cluster = cluster;
+        this.settings = settings;
+    }
+
+    @Override
+    public List<TopicMetadata> describe(List<String> names, boolean allowAutoCreate) {
+        if (names == null) {
+            return topics.all().stream().sorted(Comparator.comparing(Topic::name)).map(this::describe).toList();
+        }
+        List<TopicMetadata> out = new ArrayList<>(names.size());
+        for (String name : names) {
+            Optional<Topic> topic = topics.byName(name);
+            if (topic.isEmpty() && allowAutoCreate && settings.autoCreateTopics()) {
+                topic = autoCreate(name, out);
+                if (topic.isEmpty()) {
+                    continue;
+                }
+            }
+            out.add(topic.map(this::describe)
+                    .orElseGet(() -> TopicMetadata.failed(name, KafkaError.UNKNOWN_TOPIC_OR_PARTITION)));
+        }
+        return out;
+    }
+
+    /** Creates the topic; a name that cannot be created is reported in {@code out} with the reason. */
+    private Optional<Topic> autoCreate(String name, List<TopicMetadata> out) {
+        TopicAdminUseCase.CreateResult created = topics.create(new TopicAdminUseCase.CreateCommand(name,
+                TopicAdminUseCase.DEFAULT, TopicAdminUseCase.DEFAULT, Map.of(), Map.of(), false));
+        if (created.error() == KafkaError.NONE) {
+            return Optional.of(created.topic());
+        }
+        if (created.error() == KafkaError.TOPIC_ALREADY_EXISTS) {
+            return topics.byName(name); // created concurrently by another request
+        }
+        out.add(TopicMetadata.failed(name, created.error()));
+        return Optional.empty();
+    }
+
+    private TopicMetadata describe(Topic topic) {
+        List<PartitionMetadata> partitions = new ArrayList<>(topic.partitionCount());
+        for (int p = 0; p < topic.partitionCount(); p++) {
+            int leader = cluster.leaderOf(topic.name(), p);
+            partitions.add(new PartitionMetadata(p, leader, LEADER_EPOCH, List.of(leader)));
+        }
+        return new TopicMetadata(topic.name(), topic.id(), KafkaError.NONE, partitions);
+    }
+}

@@ -1,0 +1,54 @@
+package io.kaas.application.service;
+
+import io.kaas.application.port.in.ClusterUseCase;
+import java.util.List;
+import java.util.function.IntSupplier;
+
+/** A one-broker cluster: this broker is the controller, every partition's leader and every coordinator. */
+public final class StandaloneCluster implements ClusterUseCase {
+    private final String clusterId;
+    private final int brokerId;
+    private final String host;
+    private final IntSupplier port;
+
+    /**
+     * @param port the listener's port, read on every call: with an ephemeral port it is known only
+     *             once the listener is bound
+     */
+    public StandaloneCluster(String clusterId, int brokerId, String host, IntSupplier port) {
+        this.clusterId = clusterId;
+        this.brokerId = brokerId;
+        this.host = host;
+        this.port = port;
+    }
+
+    @Override
+    public String clusterId() {
+        return clusterId;
+    }
+
+    @Override
+    public Broker self() {
+        return new Broker(brokerId, host, port.getAsInt());
+    }
+
+    @Override
+    public List<Broker> brokers() {
+        return List.of(self());
+    }
+
+    @Override
+    public int controllerId() {
+        return brokerId;
+    }
+
+    @Override
+    public int leaderOf(String topic, int partition) {
+        return brokerId;
+    }
+
+    @Override
+    public Broker groupCoordinator(String groupId) {
+        return self();
+    }
+}

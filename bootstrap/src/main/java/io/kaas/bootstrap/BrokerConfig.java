@@ -1,0 +1,107 @@
+package io.kaas.bootstrap;
+
+import io.kaas.adapter.wire.WireSettings;
+import io.kaas.application.service.BrokerSettings;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * The broker's configuration, read once from {@code KAAS_*} environment variables. Every problem
+ * is reported at once, naming the variable and what it accepts.
+ *
+ * @param bindHost          {@code KAAS_BIND_HOST}: address the Kafka listener binds (127.0.0.1)
+ * @param port              {@code KAAS_PORT}: the listener's port (9092; 0 for an ephemeral one)
+ * @param advertisedHost    {@code KAAS_ADVERTISED_HOST}: host clients are told to connect to (the bind host)
+ * @param storage           {@code KAAS_STORAGE}: {@code disk} or {@code memory} (disk)
+ * @param dataDir           {@code KAAS_DATA_DIR}: the data directory (./kaas-data)
+ * @param brokerId          {@code KAAS_BROKER_ID}: this broker's node id (0)
+ * @param clusterId         {@code KAAS_CLUSTER_ID}: fixes the cluster id instead of minting one
+ * @param autoCreateTopics  {@code KAAS_AUTO_CREATE_TOPICS}: Metadata creates unknown topics (true)
+ * @param defaultPartitions {@code KAAS_DEFAULT_PARTITIONS}: partitions of a topic created without a count (1)
+ * @param messageMaxBytes   {@code KAAS_MESSAGE_MAX_BYTES}: largest produced batch (1048588)
+ * @param maxFrameBytes     {@code KAAS_SOCKET_REQUEST_MAX_BYTES}: largest request frame (104857600)
+ * @param ioThreads         {@code KAAS_IO_THREADS}: network event-loop threads (2 x cores)
+ */
+public record BrokerConfig(String bindHost, int port, String advertisedHost, Storage storage, Path dataDir,
+                           int brokerId, Optional<String> clusterId, boolean autoCreateTopics, int defaultPartitions,
+                           int messageMaxBytes, int maxFrameBytes, int ioThreads) {
+
+    /** Where partition logs and metadata live. */
+    public enum Storage { DISK, MEMORY }
+
+    public static BrokerConfig fromEnvironment(Map<String, String> env) {
+        Reader r = new Reader(env);
+        String bindHost = r.string("KAAS_BIND_HOST", "127.0.0.1");
+        BrokerConfig config = new BrokerConfig(
+                bindHost,
+                r.integer("KAAS_PORT", 9092, 0, 65535),
+                r.string("KAAS_ADVERTISED_HOST", bindHost),
+                r.parse("KAAS_STORAGE", Storage.DISK, "disk or memory",
+                        v -> Storage.valueOf(v.toUpperCase(Locale.ROOT))),
+                r.parse("KAAS_DATA_DIR", Path.of("kaas-data"), "a directory path", Path::of),
+                r.integer("KAAS_BROKER_ID", 0, 0, Integer.MAX_VALUE),
+                Optional.ofNullable(env.get("KAAS_CLUSTER_ID")).filter(s -> !s.isBlank()),
+                r.bool("KAAS_AUTO_CREATE_TOPICS", true),
+                r.integer("KAAS_DEFAULT_PARTITIONS", 1, 1, 100_000),
+                r.integer("KAAS_MESSAGE_MAX_BYTES", BrokerSettings.DEFAULT_MESSAGE_MAX_BYTES, 1, Integer.MAX_VALUE),
+                r.integer("KAAS_SOCKET_REQUEST_MAX_BYTES", WireSettings.DEFAULT_MAX_FRAME_BYTES, 1, Integer.MAX_VALUE),
+                r.integer("KAAS_IO_THREADS", 2 * Runtime.getRuntime().availableProcessors(), 1, 1024));
+        r.failIfProblems();
+        return config;
+    }
+
+    /** Parses variables, collecting every problem instead of stopping at the first. */
+    private static final class Reader {
+        private final Map<String, String> env;
+        private final List<String> problems = new ArrayList<>();
+
+        Reader(Map<String, String> env) {
+            this.env = env;
+        }
+
+        String string(String name, String fallback) {
+            String value = env.get(name);
+            return value == null || value.isBlank() ? fallback : value.trim();
+        }
+
+        int integer(String name, int fallback, int min, int max) {
+            Integer value = parse(name, fallback, "an integer from " + min + " to " + max, Integer::parseInt);
+            if (value < min || value > max) {
+                problems.add(name + "=" + env.get(name) + ": expected an integer from " + min + " to " + max);
+            }
+            return value;
+        }
+
+        boolean bool(String name, boolean fallback) {
+            return parse(name, fallback, "true or false", v -> switch (v.toLowerCase(Locale.ROOT)) {
+                case "true" -> true;
+                case "false" -> false;
+                default -> throw new IllegalArgumentException(v);
+            });
+        }
+
+        <T> T parse(String name, T fallback, String expected, Function<String, T> parser) {
+            String value = env.get(name);
+            if (value == null || value.isBlank()) {
+                return fallback;
+            }
+            try {
+                return parser.apply(value.trim());
+            } catch (RuntimeException e) {
+                problems.add(name + "=" + value + ": expected " + expected);
+                return fallback;
+            }
+        }
+
+        void failIfProblems() {
+            if (!problems.isEmpty()) {
+                throw new IllegalArgumentException("invalid configuration:\n  " + String.join("\n  ", problems));
+            }
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package io.kaas.bootstrap;
+
+import io.kaas.adapter.fs.ClusterIdFile;
+import io.kaas.adapter.fs.DataLayout;
+import io.kaas.adapter.fs.JsonProducerIdBlockStore;
+import io.kaas.adapter.fs.JsonTopicStore;
+import io.kaas.adapter.wire.KafkaApis;
+import io.kaas.adapter.wire.KafkaServer;
+import io.kaas.adapter.wire.UseCases;
+import io.kaas.adapter.wire.WireSettings;
+import io.kaas.adapter.wire.dispatch.ConnectionLimits;
+import io.kaas.application.log.LogEngine;
+import io.kaas.application.log.MemoryLogEngine;
+import io.kaas.application.memory.InMemoryProducerIdBlockStore;
+import io.kaas.application.memory.InMemoryTopicStore;
+import io.kaas.application.port.in.ClusterUseCase;
+import io.kaas.application.port.out.Clock;
+import io.kaas.application.port.out.ProducerIdBlockStore;
+import io.kaas.application.port.out.TopicStore;
+import io.kaas.application.service.BrokerSettings;
+import io.kaas.application.service.FetchPurgatory;
+import io.kaas.application.service.FetchService;
+import io.kaas.application.service.ListOffsetsService;
+import io.kaas.application.service.MetadataService;
+import io.kaas.application.service.ProduceService;
+import io.kaas.application.service.ProducerIdService;
+import io.kaas.application.service.StandaloneCluster;
+import io.kaas.application.service.TopicService;
+import io.kaas.domain.topic.TopicIds;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A standalone broker wired from its configuration: the composition root, where adapters meet
+ * the use cases. {@link KaasMain} runs one; tests start them in-process.
+ */
+public final class KaasBroker implements AutoCloseable {
+    private final BrokerConfig config;
+    private final ExecutorScheduler scheduler;
+    private final LogEngine engine;
+    private final KafkaServer server;
+
+    private KaasBroker(BrokerConfig config, ExecutorScheduler scheduler, LogEngine engine, KafkaServer server) {
+        this.config = config;
+        this.scheduler = scheduler;
+        this.engine = engine;
+        this.server = server;
+    }
+
+    public static KaasBroker start(BrokerConfig config) throws InterruptedException {
+        boolean disk = config.storage() == BrokerConfig.Storage.DISK;
+        DataLayout layout = new DataLayout(config.dataDir());
+        Clock clock = new SystemClock();
+        ExecutorScheduler scheduler = new ExecutorScheduler();
+        BrokerSettings settings = new BrokerSettings(config.brokerId(), config.defaultPartitions(),
+                config.autoCreateTopics(), config.messageMaxBytes());
+
+        TopicStore topicStore = disk ? new JsonTopicStore(layout) : new InMemoryTopicStore();
+        ProducerIdBlockStore pidStore = disk ? new JsonProducerIdBlockStore(layout, config.brokerId())
+                : new InMemoryProducerIdBlockStore();
+        String clusterId = config.clusterId().orElseGet(() -> disk
+                ? ClusterIdFile.loadOrCreate(layout, KaasBroker::newClusterId) : newClusterId());
+
+        FetchPurgatory purgatory = new FetchPurgatory();
+        LogEngine engine = new MemoryLogEngine(purgatory);
+        TopicService topics = new TopicService(topicStore, engine, settings, UUID::randomUUID);
+        topics.start();
+
+        WireSettings wire = new WireSettings(config.bindHost(), config.port(), config.maxFrameBytes(),
+                config.ioThreads(), ConnectionLimits.DEFAULT);
+        AtomicInteger boundPort = new AtomicInteger(config.port());
+        ClusterUseCase cluster = new StandaloneCluster(clusterId, config.brokerId(), config.advertisedHost(),
+                boundPort::get);
+        KafkaServer server = KafkaServer.start(wire, KafkaApis.registry(new UseCases(
+                new ProduceService(topics, settings, clock, scheduler),
+                new FetchService(topics, purgatory, scheduler),
+                new ListOffsetsService(topics),
+                new MetadataService(topics, cluster, settings),
+                topics,
+                cluster,
+                new ProducerIdService(config.brokerId(), pidStore))));
+        boundPort.set(server.port());
+        return new KaasBroker(config, scheduler, engine, server);
+    }
+
+    /** The port the Kafka listener is bound to. */
+    public int port() {
+        return server.port();
+    }
+
+    /** {@code host:port} for a client's {@code bootstrap.servers}. */
+    public String bootstrapServers() {
+        return config.advertisedHost() + ":" + port();
+    }
+
+    public BrokerConfig config() {
+        return config;
+    }
+
+    @Override
+    public void close() {
+        server.close();
+        scheduler.close();
+        engine.close();
+    }
+
+    private static String newClusterId() {
+        UUID id;
+        do {
+            id = UUID.randomUUID();
+        } while (!TopicIds.isUsable(id));
+        return TopicIds.toBase64(id);
+    }
+}

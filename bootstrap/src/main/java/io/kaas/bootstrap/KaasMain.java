@@ -1,0 +1,36 @@
+package io.kaas.bootstrap;
+
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** {@code java -jar kaas.jar}: a standalone broker configured from the environment; stops on SIGTERM/Ctrl-C. */
+public final class KaasMain {
+    private static final Logger LOG = LoggerFactory.getLogger(KaasMain.class);
+
+    private KaasMain() {
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        BrokerConfig config;
+        try {
+            config = BrokerConfig.fromEnvironment(System.getenv());
+        } catch (IllegalArgumentException e) {
+            LOG.error("{}", e.getMessage());
+            System.exit(2);
+            return;
+        }
+        KaasBroker broker = KaasBroker.start(config);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            LOG.info("stopping");
+            broker.close();
+            LOG.info("stopped");
+            stopped.countDown();
+        }, "kaas-shutdown"));
+        LOG.info("kaas broker {} listening on {}:{} (advertised as {}), storage {}{}", config.brokerId(),
+                config.bindHost(), broker.port(), broker.bootstrapServers(), config.storage().name().toLowerCase(),
+                config.storage() == BrokerConfig.Storage.DISK ? " in " + config.dataDir().toAbsolutePath() : "");
+        stopped.await();
+    }
+}
