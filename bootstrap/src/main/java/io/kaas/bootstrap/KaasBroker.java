@@ -1,14 +1,17 @@
 package io.kaas.bootstrap;
 
 import io.kaas.adapter.fs.ClusterIdFile;
+import io.kaas.adapter.fs.JacksonCodec;
 import io.kaas.adapter.fs.DataLayout;
 import io.kaas.adapter.fs.JsonProducerIdBlockStore;
 import io.kaas.adapter.fs.JsonTopicStore;
+import io.kaas.adapter.fs.NioFilesystem;
 import io.kaas.adapter.wire.KafkaApis;
 import io.kaas.adapter.wire.KafkaServer;
 import io.kaas.adapter.wire.UseCases;
 import io.kaas.adapter.wire.WireSettings;
 import io.kaas.adapter.wire.dispatch.ConnectionLimits;
+import io.kaas.application.log.DiskLogEngine;
 import io.kaas.application.log.LogEngine;
 import io.kaas.application.log.MemoryLogEngine;
 import io.kaas.application.memory.InMemoryProducerIdBlockStore;
@@ -70,7 +73,10 @@ public final class KaasBroker implements AutoCloseable {
 
         IoExecutor io = new IoExecutor();
         FetchPurgatory purgatory = new FetchPurgatory();
-        LogEngine engine = new MemoryLogEngine(purgatory, config.logDefaults());
+        LogEngine engine = disk
+                ? new DiskLogEngine(new DiskLogEngine.Settings(config.dataDir(), config.logDefaults(), 0,
+                        config.fsyncMaxLatencyMs()), new NioFilesystem(), new JacksonCodec(), io, scheduler, clock, purgatory)
+                : new MemoryLogEngine(purgatory, config.logDefaults());
         TopicService topics = new TopicService(topicStore, engine, settings, UUID::randomUUID);
         topics.start();
         RetentionService retention = new RetentionService(topics, scheduler, io, clock, config.retentionCheckIntervalMs());
