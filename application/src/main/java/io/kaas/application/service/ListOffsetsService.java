@@ -32,7 +32,9 @@ public final class ListOffsetsService implements ListOffsetsUseCase {
             return new Result(KafkaError.NONE, -1L, offsets.highWatermark(), epoch);
         }
         if (timestamp == MAX_TIMESTAMP) {
-            return found(log.maxTimestamp(), epoch);
+            // Apache answers a log without timestamps with no timestamp at the first offset, not "no match"
+            return log.maxTimestamp().map(m -> new Result(KafkaError.NONE, m.timestamp(), m.offset(), epoch))
+                    .orElseGet(() -> new Result(KafkaError.NONE, -1L, offsets.logStartOffset(), epoch));
         }
         return found(log.offsetForTimestamp(timestamp), epoch);
     }
