@@ -87,15 +87,25 @@ public final class KaasBroker implements AutoCloseable {
         AtomicInteger boundPort = new AtomicInteger(config.port());
         ClusterUseCase cluster = new StandaloneCluster(clusterId, config.brokerId(), config.advertisedHost(),
                 boundPort::get);
-        KafkaServer server = KafkaServer.start(wire, KafkaApis.registry(new UseCases(
-                new ProduceService(topics, settings, clock, scheduler),
-                new FetchService(topics, purgatory, scheduler),
-                new ListOffsetsService(topics),
-                new MetadataService(topics, cluster, settings),
-                topics,
-                cluster,
-                new ProducerIdService(config.brokerId(), pidStore),
-                new DeleteRecordsService(topics, io))));
+        KafkaServer server;
+        try {
+            server = KafkaServer.start(wire, KafkaApis.registry(new UseCases(
+                    new ProduceService(topics, settings, clock, scheduler),
+                    new FetchService(topics, purgatory, scheduler),
+                    new ListOffsetsService(topics),
+                    new MetadataService(topics, cluster, settings),
+                    topics,
+                    cluster,
+                    new ProducerIdService(config.brokerId(), pidStore),
+                    new DeleteRecordsService(topics, io))));
+        } catch (Exception e) {
+            // Also a BindException, which Netty throws undeclared: a failed start leaves nothing running.
+            retention.close();
+            engine.close();
+            scheduler.close();
+            io.shutdown();
+            throw e;
+        }
         boundPort.set(server.port());
         return new KaasBroker(config, scheduler, io, engine, retention, server);
     }

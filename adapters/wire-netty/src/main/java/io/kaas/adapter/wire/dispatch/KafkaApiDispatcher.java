@@ -9,6 +9,8 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.util.ArrayDeque;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -36,6 +38,8 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
     private final ConnectionLimits limits;
     /** Requests awaiting their turn to be answered, oldest first; event-loop confined. */
     private final ArrayDeque<Slot> inFlight = new ArrayDeque<>();
+    /** Requests whose handler has not completed yet, acks=0 produces included; they own their frames. */
+    private final Set<Slot> uncompleted = new HashSet<>();
     private long inFlightBytes;
     private int unansweredNoResponse;
     private boolean closed;
@@ -68,6 +72,7 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
         AbstractRequest body = request.body();
         boolean answered = !(body instanceof ProduceRequest produce && produce.acks() == 0);
         Slot slot = new Slot(request, answered, request.frame().readableBytes());
+        uncompleted.add(slot);
         if (answered) {
             inFlight.addLast(slot);
         } else {
@@ -96,6 +101,9 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
     }
 
     private void complete(ChannelHandlerContext ctx, Slot slot, AbstractResponse response, Throwable error) {
+        if (!uncompleted.remove(slot)) {
+            return; // the connection closed first and released the frame; nobody is waiting for the answer
+        }
         KafkaRequest request = slot.request;
         request.frame().release();
         inFlightBytes -= slot.frameBytes;
@@ -153,6 +161,14 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         closed = true;
+        // A request still with its handler (a fetch parked until its max wait, say) may never complete: the
+        // broker may be shutting down, its timers with it. Give its frame back now. Handlers read the frame
+        // only while they run on this event loop (the log copies produced batches before append returns),
+        // so nothing reads it any more.
+        for (Slot slot : uncompleted) {
+            slot.request.frame().release();
+        }
+        uncompleted.clear();
         for (Slot slot : inFlight) {
             if (slot.encoded != null) {
                 slot.encoded.release();

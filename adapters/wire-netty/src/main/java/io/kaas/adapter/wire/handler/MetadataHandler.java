@@ -47,13 +47,21 @@ public final class MetadataHandler implements ApiHandler<MetadataRequest> {
         List<MetadataUseCase.TopicMetadata> described;
         if (request.isAllTopics()) {
             described = metadata.describe(null, false);
+        } else if (request.topicIds().stream().anyMatch(id -> !Uuid.ZERO_UUID.equals(id))) {
+            // As Apache: any topic id makes it a by-id request, and names are ignored. Clients leave the
+            // name of a by-id entry at its default "" (MetadataRequest.convertTopicIdsToMetadataRequestTopic),
+            // so null is not what marks one.
+            described = List.of();
+            for (MetadataRequestData.MetadataRequestTopic t : data.topics()) {
+                if (!Uuid.ZERO_UUID.equals(t.topicId())) {
+                    addById(response, t.topicId(), data.includeTopicAuthorizedOperations());
+                }
+            }
         } else {
             List<String> names = new ArrayList<>();
             for (MetadataRequestData.MetadataRequestTopic t : data.topics()) {
                 if (t.name() != null) {
                     names.add(t.name());
-                } else {
-                    addById(response, t.topicId(), data.includeTopicAuthorizedOperations());
                 }
             }
             described = metadata.describe(names, data.allowAutoTopicCreation());
@@ -66,10 +74,10 @@ public final class MetadataHandler implements ApiHandler<MetadataRequest> {
 
     /** A topic asked for by id (v12+): described by its name, or UNKNOWN_TOPIC_ID. */
     private void addById(MetadataResponseData response, Uuid id, boolean includeOperations) {
-        Optional<Topic> topic = Uuid.ZERO_UUID.equals(id) ? Optional.empty() : topics.byId(TopicIdMapping.fromWire(id));
+        Optional<Topic> topic = topics.byId(TopicIdMapping.fromWire(id));
         if (topic.isEmpty()) {
             response.topics().add(new MetadataResponseData.MetadataResponseTopic()
-                    .setTopicId(id).setErrorCode(Errors.UNKNOWN_TOPIC_ID.code()));
+                    .setName(null).setTopicId(id).setErrorCode(Errors.UNKNOWN_TOPIC_ID.code()));
             return;
         }
         for (MetadataUseCase.TopicMetadata described : metadata.describe(List.of(topic.get().name()), false)) {
