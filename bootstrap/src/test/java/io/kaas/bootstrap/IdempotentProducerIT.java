@@ -137,9 +137,12 @@ class IdempotentProducerIT {
     }
 
     private static MemoryRecords batch(long pid, short epoch, int baseSequence, String... values) {
+        // Current timestamps: a segment whose first record is older than segment.ms (7 days) rolls on the
+        // next append, in Apache as here, and one fetch reads one segment.
+        long now = System.currentTimeMillis();
         SimpleRecord[] records = new SimpleRecord[values.length];
         for (int i = 0; i < values.length; i++) {
-            records[i] = new SimpleRecord(1_000L + i, null, values[i].getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            records[i] = new SimpleRecord(now + i, null, values[i].getBytes(java.nio.charset.StandardCharsets.UTF_8));
         }
         return MemoryRecords.withRecords(RecordBatch.MAGIC_VALUE_V2, 0L, CompressionType.NONE, TimestampType.CREATE_TIME,
                 pid, epoch, baseSequence, RecordBatch.NO_PARTITION_LEADER_EPOCH, false, records);
