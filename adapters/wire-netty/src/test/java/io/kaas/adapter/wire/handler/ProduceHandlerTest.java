@@ -1,6 +1,7 @@
 package io.kaas.adapter.wire.handler;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.kaas.adapter.wire.support.InMemoryBroker;
 import io.kaas.adapter.wire.support.NettyLeakDetection;
@@ -90,9 +91,9 @@ class ProduceHandlerTest {
                             ProduceResponseData.PartitionProduceResponse::errorCode,
                             ProduceResponseData.PartitionProduceResponse::baseOffset)
                     .containsExactly(
-                            org.assertj.core.groups.Tuple.tuple(0, Errors.NONE.code(), 0L),
-                            org.assertj.core.groups.Tuple.tuple(1, Errors.NONE.code(), 0L),
-                            org.assertj.core.groups.Tuple.tuple(2, Errors.UNKNOWN_TOPIC_OR_PARTITION.code(), -1L));
+                            tuple(0, Errors.NONE.code(), 0L),
+                            tuple(1, Errors.NONE.code(), 0L),
+                            tuple(2, Errors.UNKNOWN_TOPIC_OR_PARTITION.code(), -1L));
         });
     }
 

@@ -3,7 +3,6 @@ package io.kaas.adapter.wire.support;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.nio.ByteBuffer;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.requests.AbstractRequest;
 import org.apache.kafka.common.requests.RequestHeader;
 
@@ -46,10 +45,5 @@ public final class Frames {
         byte[] bytes = headerAndBody(request, correlationId);
         ByteBuffer.wrap(bytes).putShort(0, (short) apiKey).putShort(2, (short) apiVersion);
         return frame(bytes);
-    }
-
-    /** The request header version kafka-clients derives, for asserting header shapes. */
-    public static short requestHeaderVersion(ApiKeys key, short version) {
-        return key.requestHeaderVersion(version);
     }
 }
