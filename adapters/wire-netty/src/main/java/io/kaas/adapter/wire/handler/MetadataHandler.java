@@ -56,11 +56,12 @@ public final class MetadataHandler implements ApiHandler<MetadataRequest> {
             List<Uuid> ids = new ArrayList<>();
             List<String> names = new ArrayList<>();
             for (MetadataRequestData.MetadataRequestTopic t : data.topics()) {
-                if (request.version() < FIRST_TOPIC_ID_VERSION && (t.name() == null || !Uuid.ZERO_UUID.equals(t.topicId()))) {
-                    throw new InvalidRequestException("Topic names must be set and topic ids are not supported in "
-                            + "Metadata version " + request.version());
+                boolean byId = !Uuid.ZERO_UUID.equals(t.topicId());
+                if (byId ? request.version() < FIRST_TOPIC_ID_VERSION : t.name() == null) {
+                    throw new InvalidRequestException("A topic needs a name, or from Metadata version "
+                            + FIRST_TOPIC_ID_VERSION + " an id; got neither in version " + request.version());
                 }
-                if (!Uuid.ZERO_UUID.equals(t.topicId())) {
+                if (byId) {
                     ids.add(t.topicId());
                 } else {
                     names.add(t.name());

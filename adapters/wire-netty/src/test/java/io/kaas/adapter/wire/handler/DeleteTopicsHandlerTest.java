@@ -94,4 +94,33 @@ class DeleteTopicsHandlerTest {
         assertThat(broker.topics().byId(orders.id())).isEmpty();
         assertThat(broker.topics().byName("audit")).isPresent();
     }
+
+    @ParameterizedTest(name = "v{0}")
+    @MethodSource("versionsWithTopicIds")
+    void aTopicGivenByNameAndIdFailsTheWholeRequestBeforeDeletingAnything(short version) {
+        DeleteTopicsRequestData data = new DeleteTopicsRequestData().setTimeoutMs(30_000);
+        data.topics().add(new DeleteTopicsRequestData.DeleteTopicState().setName("audit"));
+        data.topics().add(new DeleteTopicsRequestData.DeleteTopicState().setName("orders")
+                .setTopicId(TopicIdMapping.toWire(orders.id())));
+
+        DeleteTopicsResponse response = wire.roundTrip(new DeleteTopicsRequest.Builder(data).build(version));
+
+        assertThat(response.data().responses()).hasSize(2)
+                .allSatisfy(r -> assertThat(r.errorCode()).isEqualTo(Errors.INVALID_REQUEST.code()));
+        assertThat(broker.topics().byName("audit")).isPresent();
+        assertThat(broker.topics().byName("orders")).isPresent();
+    }
+
+    @ParameterizedTest(name = "v{0}")
+    @MethodSource("versionsWithTopicIds")
+    void aTopicGivenByNeitherNameNorIdIsUnknown(short version) {
+        DeleteTopicsRequestData data = new DeleteTopicsRequestData().setTimeoutMs(30_000);
+        data.topics().add(new DeleteTopicsRequestData.DeleteTopicState().setName(null));
+
+        DeleteTopicsResponse response = wire.roundTrip(new DeleteTopicsRequest.Builder(data).build(version));
+
+        assertThat(response.data().responses()).singleElement().satisfies(r ->
+                assertThat(r.errorCode()).isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION.code()));
+        assertThat(broker.topics().all()).hasSize(2);
+    }
 }

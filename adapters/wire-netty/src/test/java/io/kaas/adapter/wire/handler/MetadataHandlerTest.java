@@ -224,6 +224,18 @@ class MetadataHandlerTest {
         assertThat(wire.isOpen()).isTrue();
     }
 
+    @ParameterizedTest(name = "v{0}")
+    @ValueSource(shorts = {10, 11, 12})
+    void aTopicWithNeitherNameNorIdIsAnInvalidRequest(short version) {
+        MetadataRequestData data = new MetadataRequestData();
+        data.topics().add(new MetadataRequestData.MetadataRequestTopic().setName(null));
+
+        MetadataResponseData response = wire.<MetadataResponse>roundTrip(new MetadataRequest(data, version)).data();
+
+        assertThat(response.topics()).singleElement().satisfies(t ->
+                assertThat(t.errorCode()).isEqualTo(Errors.INVALID_REQUEST.code()));
+    }
+
     private static MetadataRequest request(short version, List<String> names, boolean allowAutoCreate) {
         return new MetadataRequest(requestData(version, names, allowAutoCreate), version);
     }
