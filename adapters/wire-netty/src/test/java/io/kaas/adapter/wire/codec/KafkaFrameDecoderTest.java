@@ -17,6 +17,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+/**
+ * Framing of the byte stream: whatever the read boundaries, each size-prefixed frame comes out
+ * once, whole and in order; a size outside [0, cap] closes the connection and nothing follows it.
+ * A small cap (16 bytes) keeps the boundary cases readable.
+ */
 @ExtendWith(NettyLeakDetection.class)
 class KafkaFrameDecoderTest {
     private static final int CAP = 16;

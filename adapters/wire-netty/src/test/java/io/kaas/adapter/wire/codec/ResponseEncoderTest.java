@@ -31,6 +31,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+/**
+ * Response frames as kafka-clients reads them back: size prefix, header, body; record sets are
+ * sent from their own buffers (zero copy), and nothing the encoder allocates outlives the frame.
+ */
 @ExtendWith(NettyLeakDetection.class)
 class ResponseEncoderTest {
     private static final int CORRELATION_ID = 0x0badcafe;

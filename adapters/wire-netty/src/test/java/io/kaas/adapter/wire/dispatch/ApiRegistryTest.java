@@ -23,6 +23,7 @@ import org.apache.kafka.common.requests.MetadataResponse;
 import org.apache.kafka.common.requests.RequestHeader;
 import org.junit.jupiter.api.Test;
 
+/** The served surface: ranges are checked against kafka-clients, and ApiVersions is built from it. */
 class ApiRegistryTest {
     private static final ApiHandler<AbstractRequest> UNUSED =
             (context, request) -> CompletableFuture.failedFuture(new AssertionError("handler must not be called"));
