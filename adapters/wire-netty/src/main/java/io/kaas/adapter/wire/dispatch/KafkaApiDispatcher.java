@@ -19,6 +19,7 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AbstractRequest;
 import org.apache.kafka.common.requests.AbstractResponse;
 import org.apache.kafka.common.requests.ProduceRequest;
+import org.apache.kafka.common.requests.RequestHeader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -107,12 +108,15 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
         KafkaRequest request = slot.request;
         request.frame().release();
         inFlightBytes -= slot.frameBytes;
-        AbstractResponse answer = error == null ? response : errorResponse(request, error);
         if (!slot.answered) {
             unansweredNoResponse--;
-            if (!closed && answer.errorCounts().keySet().stream().anyMatch(e -> e != Errors.NONE)) {
+            // No response can carry an acks=0 produce's error (its error response is null), so any failure closes
+            // the connection, as Apache's broker does.
+            boolean failed = error != null || response == null
+                    || response.errorCounts().keySet().stream().anyMatch(e -> e != Errors.NONE);
+            if (!closed && failed) {
                 LOG.info("closing connection from {}: acks=0 produce failed with {}", ctx.channel().remoteAddress(),
-                        answer.errorCounts());
+                        error != null ? error.toString() : response == null ? "no result" : response.errorCounts());
                 close(ctx);
             }
             updateAutoRead(ctx);
@@ -121,11 +125,11 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
         if (closed) {
             return;
         }
-        // The body goes out at the parsed request's version (0 for the ApiVersions fallback), the header at
-        // the version Apache derives from the requested one.
-        slot.encoded = ResponseEncoder.encode(ctx.alloc(), request.header().correlationId(),
-                request.header().apiKey().responseHeaderVersion(request.header().apiVersion()), answer.data(),
-                request.body().version());
+        slot.encoded = encode(ctx, request, response, error);
+        if (slot.encoded == null) {
+            close(ctx);
+            return;
+        }
         boolean wrote = false;
         while (!inFlight.isEmpty() && inFlight.peekFirst().encoded != null) {
             ctx.write(inFlight.pollFirst().encoded);
@@ -135,6 +139,34 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
             ctx.flush();
         }
         updateAutoRead(ctx);
+    }
+
+    /**
+     * The response frame: the body at the parsed request's version (0 for the ApiVersions fallback),
+     * the header at the version Apache derives from the requested one. A response the version cannot
+     * carry (a handler bug) is replaced by the API's UNKNOWN_SERVER_ERROR response, so the client gets
+     * an answer and later responses are not held back; null if even that cannot be encoded.
+     */
+    private ByteBuf encode(ChannelHandlerContext ctx, KafkaRequest request, AbstractResponse response, Throwable error) {
+        RequestHeader header = request.header();
+        short headerVersion = header.apiKey().responseHeaderVersion(header.apiVersion());
+        try {
+            AbstractResponse answer = error == null ? response : errorResponse(request, error);
+            return ResponseEncoder.encode(ctx.alloc(), header.correlationId(), headerVersion, answer.data(),
+                    request.body().version());
+        } catch (RuntimeException e) {
+            LOG.error("{} v{} response to {} cannot be encoded; answering UNKNOWN_SERVER_ERROR", header.apiKey(),
+                    header.apiVersion(), header.clientId(), e);
+        }
+        try {
+            AbstractResponse fallback = request.body().getErrorResponse(0, Errors.UNKNOWN_SERVER_ERROR.exception());
+            return ResponseEncoder.encode(ctx.alloc(), header.correlationId(), headerVersion, fallback.data(),
+                    request.body().version());
+        } catch (RuntimeException e) {
+            LOG.error("closing connection from {}: the {} v{} error response cannot be encoded either",
+                    ctx.channel().remoteAddress(), header.apiKey(), header.apiVersion(), e);
+            return null;
+        }
     }
 
     private AbstractResponse errorResponse(KafkaRequest request, Throwable error) {

@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.message.MetadataResponseData;
 import org.apache.kafka.common.protocol.Errors;
@@ -23,6 +24,9 @@ import org.apache.kafka.common.requests.MetadataResponse;
 
 /** Metadata (key 3): brokers, controller, topics, partitions and their leaders. */
 public final class MetadataHandler implements ApiHandler<MetadataRequest> {
+    /** Metadata v12 is the first to look topics up by id (v10 and v11 carry the field but may not use it). */
+    private static final short FIRST_TOPIC_ID_VERSION = 12;
+
     private final MetadataUseCase metadata;
     private final TopicAdminUseCase topics;
     private final ClusterUseCase cluster;
@@ -47,24 +51,28 @@ public final class MetadataHandler implements ApiHandler<MetadataRequest> {
         List<MetadataUseCase.TopicMetadata> described;
         if (request.isAllTopics()) {
             described = metadata.describe(null, false);
-        } else if (request.topicIds().stream().anyMatch(id -> !Uuid.ZERO_UUID.equals(id))) {
-            // As Apache: any topic id makes it a by-id request, and names are ignored. Clients leave the
-            // name of a by-id entry at its default "" (MetadataRequest.convertTopicIdsToMetadataRequestTopic),
-            // so null is not what marks one.
-            described = List.of();
-            for (MetadataRequestData.MetadataRequestTopic t : data.topics()) {
-                if (!Uuid.ZERO_UUID.equals(t.topicId())) {
-                    addById(response, t.topicId(), data.includeTopicAuthorizedOperations());
-                }
-            }
         } else {
+            // As Apache: ids only from v12 (then names are ignored, clients send ""), names otherwise.
+            List<Uuid> ids = new ArrayList<>();
             List<String> names = new ArrayList<>();
             for (MetadataRequestData.MetadataRequestTopic t : data.topics()) {
-                if (t.name() != null) {
+                boolean byId = !Uuid.ZERO_UUID.equals(t.topicId());
+                if (byId ? request.version() < FIRST_TOPIC_ID_VERSION : t.name() == null) {
+                    throw new InvalidRequestException("A topic needs a name, or from Metadata version "
+                            + FIRST_TOPIC_ID_VERSION + " an id; got neither in version " + request.version());
+                }
+                if (byId) {
+                    ids.add(t.topicId());
+                } else {
                     names.add(t.name());
                 }
             }
-            described = metadata.describe(names, data.allowAutoTopicCreation());
+            if (ids.isEmpty()) {
+                described = metadata.describe(names, data.allowAutoTopicCreation());
+            } else {
+                ids.forEach(id -> addById(response, id, data.includeTopicAuthorizedOperations()));
+                described = List.of();
+            }
         }
         for (MetadataUseCase.TopicMetadata topic : described) {
             response.topics().add(toWire(topic, data.includeTopicAuthorizedOperations()));
