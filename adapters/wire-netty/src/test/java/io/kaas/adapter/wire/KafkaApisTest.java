@@ -41,6 +41,7 @@ class KafkaApisTest {
         expected.put(ApiKeys.API_VERSIONS, "0-3");
         expected.put(ApiKeys.CREATE_TOPICS, "0-7");
         expected.put(ApiKeys.DELETE_TOPICS, "0-6");
+        expected.put(ApiKeys.DELETE_RECORDS, "0-2");
         expected.put(ApiKeys.INIT_PRODUCER_ID, "0-4");
         expected.put(ApiKeys.DESCRIBE_CLUSTER, "0-1");
         assertThat(served).containsExactlyEntriesOf(expected);

@@ -3,11 +3,15 @@ package io.kaas.adapter.wire.support;
 import io.kaas.adapter.wire.KafkaApis;
 import io.kaas.adapter.wire.UseCases;
 import io.kaas.adapter.wire.dispatch.ApiRegistry;
+import io.kaas.application.fake.ManualClock;
+import io.kaas.application.fake.ManualScheduler;
+import io.kaas.application.log.LogConfig;
 import io.kaas.application.log.MemoryLogEngine;
 import io.kaas.application.memory.InMemoryProducerIdBlockStore;
 import io.kaas.application.memory.InMemoryTopicStore;
 import io.kaas.application.port.in.TopicAdminUseCase;
 import io.kaas.application.service.BrokerSettings;
+import io.kaas.application.service.DeleteRecordsService;
 import io.kaas.application.service.FetchPurgatory;
 import io.kaas.application.service.FetchService;
 import io.kaas.application.service.ListOffsetsService;
@@ -48,7 +52,7 @@ public final class InMemoryBroker {
                 BrokerSettings.DEFAULT_MESSAGE_MAX_BYTES);
         Random ids = new Random(42);
         FetchPurgatory purgatory = new FetchPurgatory();
-        topics = new TopicService(new InMemoryTopicStore(), new MemoryLogEngine(purgatory), settings,
+        topics = new TopicService(new InMemoryTopicStore(), new MemoryLogEngine(purgatory, LogConfig.DEFAULTS), settings,
                 () -> new UUID(ids.nextLong(), ids.nextLong()));
         topics.start();
         StandaloneCluster cluster = new StandaloneCluster(CLUSTER_ID, BROKER_ID, HOST, () -> PORT);
@@ -59,7 +63,8 @@ public final class InMemoryBroker {
                 new MetadataService(topics, cluster, settings),
                 topics,
                 cluster,
-                new ProducerIdService(BROKER_ID, new InMemoryProducerIdBlockStore()));
+                new ProducerIdService(BROKER_ID, new InMemoryProducerIdBlockStore()),
+                new DeleteRecordsService(topics, Runnable::run));
     }
 
     public UseCases useCases() {
