@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# The end-to-end benchmark: kaas against Apache Kafka 3.7.2 (KRaft, one node, from the Maven Central jars),
+# both on loopback on this machine, driven by Apache's own perf tools with identical client settings,
+# alternating runs, medians and kaas/Apache ratios. Two pairings:
+#   durable:  Apache with log.flush.interval.messages=1 (fsync per append)  vs  kaas (KAAS_FLUSH_INTERVAL_MESSAGES=1)
+#   default:  Apache with its defaults (page cache, no fsync)               vs  kaas with a large flush interval
+# Scenarios per pass (the shared harness): produce 1 KiB acks=all, consume from the beginning, produce 100 B
+# acks=all, fixed-rate end-to-end latency. Results land in docs/perf/<date>-<pairing>.md.
+#   bench/run.sh [--pairing durable|default|both] [--rounds N] [--quick]
+# Needs ../shared/tools/perf (the benchmark harness and the Apache launcher), Java 17, Maven, python3.
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+PERF="${PERF:-$ROOT/../shared/tools/perf}"
+PAIRING=both; ROUNDS=1; QUICK=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --pairing) PAIRING="$2"; shift ;;
+    --rounds) ROUNDS="$2"; shift ;;
+    --quick) QUICK=--quick ;;
+    *) sed -n '2,10p' "$0" >&2; exit 2 ;;
+  esac
+  shift
+done
+[ -x "$PERF/compare.sh" ] || { echo "the benchmark harness is missing: $PERF/compare.sh" >&2; exit 2; }
+cd "$ROOT"
+[ -f bootstrap/target/kaas.jar ] || mvn -B -q -DskipTests package -pl bootstrap -am
+KAAS_PORT=39292
+LARGE_FLUSH=1000000000
+
+run_pairing() { # name apache-extra kaas-flush
+  local name="$1" apache="$2" flush="$3" out
+  out="$(mktemp -d "/tmp/kaas-bench-$name-XXXX")"
+  local a_start="rm -rf /tmp/kaas-bench-apache && $PERF/../peer-kafka.sh start 39092 /tmp/kaas-bench-apache $apache"
+  local b_start="rm -rf /tmp/kaas-bench-kaas && KAAS_PORT=$KAAS_PORT KAAS_DATA_DIR=/tmp/kaas-bench-kaas KAAS_FLUSH_INTERVAL_MESSAGES=$flush KAAS_GROUP_INITIAL_REBALANCE_DELAY_MS=0 java -Xmx1g -jar $ROOT/bootstrap/target/kaas.jar"
+  "$PERF/compare.sh" $QUICK --rounds "$ROUNDS" --out "$out" \
+    --a-name "Apache Kafka 3.7.2 ($([ -n "$apache" ] && echo "$apache" || echo defaults))" \
+    --a-start "$a_start" --a-stop "$PERF/../peer-kafka.sh stop /tmp/kaas-bench-apache; rm -rf /tmp/kaas-bench-apache" \
+    --a-bootstrap 127.0.0.1:39092 \
+    --b-name "kaas (KAAS_FLUSH_INTERVAL_MESSAGES=$flush)" --b-start "$b_start" \
+    --b-stop "rm -rf /tmp/kaas-bench-kaas" --b-bootstrap "127.0.0.1:$KAAS_PORT"
+  report "$name" "$out" "$a_start" "$b_start"
+}
+
+report() { # name outdir a-start b-start
+  local file="docs/perf/$(date +%Y-%m-%d)-$1.md"
+  {
+    echo "# kaas vs Apache Kafka 3.7.2 — $1 pairing, $(date -u +%Y-%m-%dT%H:%MZ)"
+    echo
+    echo "Machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)), $(free -g | awk '/Mem:/ {print $2}') GiB RAM,"
+    echo "disk: $(df -h "$ROOT" | awk 'NR==2 {print $1 " (" $2 ")"}'), $(findmnt -no FSTYPE -T "$ROOT" 2>/dev/null || echo '?'); Java: $(java -version 2>&1 | head -1)."
+    echo "kaas commit: $(git rev-parse --short HEAD)$(git diff --quiet || echo ' (with local changes)')."
+    echo
+    echo "Command: \`bench/run.sh --pairing $1 --rounds $ROUNDS $QUICK\`, which runs \`../shared/tools/perf/compare.sh\` with"
+    echo "- A: \`$3\`"
+    echo "- B: \`$4\`"
+    echo
+    echo "B/A is kaas over Apache: above 1 is better for throughput (records/s, MB/s), below 1 for latency and CPU."
+    echo "Read the noise floor in ../shared/tools/perf/README.md before trusting a ratio."
+    echo
+    echo '```'
+    cat "$2/summary.txt"
+    echo '```'
+  } > "$file"
+  echo "wrote $file" >&2
+}
+
+case "$PAIRING" in
+  durable) run_pairing durable "log.flush.interval.messages=1" 1 ;;
+  default) run_pairing default "" "$LARGE_FLUSH" ;;
+  both) run_pairing durable "log.flush.interval.messages=1" 1; run_pairing default "" "$LARGE_FLUSH" ;;
+  *) echo "unknown pairing: $PAIRING" >&2; exit 2 ;;
+esac
