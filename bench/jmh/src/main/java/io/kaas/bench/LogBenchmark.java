@@ -1,0 +1,105 @@
+package io.kaas.bench;
+
+import io.kaas.adapter.fs.JacksonCodec;
+import io.kaas.adapter.fs.NioFilesystem;
+import io.kaas.application.log.DiskLogEngine;
+import io.kaas.application.log.LogConfig;
+import io.kaas.application.log.LogEngine;
+import io.kaas.application.log.MemoryLogEngine;
+import io.kaas.application.log.PartitionLog;
+import io.kaas.domain.topic.Topic;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The storage engine's append and read paths without fsync (flush interval unbounded): what the
+ * partition lock covers per produced batch, and what a consumer's fetch costs per partition.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class LogBenchmark {
+    private static final int PREFILLED = 100_000;
+
+    @Param({"disk", "memory"})
+    String engine;
+
+    private Path dir;
+    private LogEngine logs;
+    private PartitionLog log;
+    private ByteBuffer batch;
+    private long readOffset;
+
+    @Setup(Level.Iteration)
+    public void open() throws IOException {
+        LogConfig config = LogConfig.DEFAULTS.withFlushIntervalMessages(Long.MAX_VALUE);
+        if (engine.equals("disk")) {
+            dir = Files.createTempDirectory("kaas-jmh");
+            logs = new DiskLogEngine(new DiskLogEngine.Settings(dir, config, 0, 30_000), new NioFilesystem(),
+                    new JacksonCodec(), Runnable::run, (task, delay) -> () -> { }, System::currentTimeMillis, tp -> { });
+        } else {
+            logs = new MemoryLogEngine(tp -> { }, config);
+        }
+        Topic topic = new Topic("bench", UUID.randomUUID(), 1, Map.of());
+        log = logs.open(topic, topic.partition(0));
+        batch = Batches.plain(10, 100);
+        for (int i = 0; i < PREFILLED; i++) {
+            log.append(batch.duplicate(), 0L);
+        }
+    }
+
+    @TearDown(Level.Iteration)
+    public void close() throws IOException {
+        logs.close();
+        if (dir != null) {
+            try (Stream<Path> files = Files.walk(dir)) {
+                for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
+    }
+
+    /** One 10-record, ~1 KiB batch appended (offset assignment, write, index, publish). */
+    @Benchmark
+    public Object append() {
+        return log.append(batch.duplicate(), 0L);
+    }
+
+    /** A 1 MiB fetch from a moving position in a 1M-record log. */
+    @Benchmark
+    public Object read() {
+        readOffset = (readOffset + 7919) % (PREFILLED * 10L);
+        return log.read(readOffset, 1 << 20, true);
+    }
+
+    /** A fetch at the tail: what a caught-up consumer asks for. */
+    @Benchmark
+    public Object readTail() {
+        long end = log.offsets().highWatermark();
+        return log.read(end - 10, 1 << 20, true);
+    }
+}
