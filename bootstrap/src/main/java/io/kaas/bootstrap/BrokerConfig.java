@@ -1,6 +1,7 @@
 package io.kaas.bootstrap;
 
 import io.kaas.adapter.wire.WireSettings;
+import io.kaas.application.log.LogConfig;
 import io.kaas.application.service.BrokerSettings;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -26,10 +27,16 @@ import java.util.function.Function;
  * @param messageMaxBytes   {@code KAAS_MESSAGE_MAX_BYTES}: largest produced batch (1048588)
  * @param maxFrameBytes     {@code KAAS_SOCKET_REQUEST_MAX_BYTES}: largest request frame (104857600)
  * @param ioThreads         {@code KAAS_IO_THREADS}: network event-loop threads (2 x cores)
+ * @param logDefaults       storage defaults for every topic: {@code KAAS_FLUSH_INTERVAL_MESSAGES} (1: acks=-1 means
+ *                          fsynced), {@code KAAS_SEGMENT_BYTES} (1 GiB), {@code KAAS_SEGMENT_MS} (7 days),
+ *                          {@code KAAS_RETENTION_MS} (7 days, -1 forever), {@code KAAS_RETENTION_BYTES} (-1, no limit)
+ * @param fsyncMaxLatencyMs {@code KAAS_FSYNC_MAX_LATENCY_MS}: an fsync slower than this stalls its partition (30000)
+ * @param retentionCheckIntervalMs {@code KAAS_RETENTION_CHECK_INTERVAL_MS}: how often retention runs (300000)
  */
 public record BrokerConfig(String bindHost, int port, String advertisedHost, Storage storage, Path dataDir,
                            int brokerId, Optional<String> clusterId, boolean autoCreateTopics, int defaultPartitions,
-                           int messageMaxBytes, int maxFrameBytes, int ioThreads) {
+                           int messageMaxBytes, int maxFrameBytes, int ioThreads, LogConfig logDefaults,
+                           long fsyncMaxLatencyMs, long retentionCheckIntervalMs) {
 
     /** Where partition logs and metadata live. */
     public enum Storage { DISK, MEMORY }
@@ -50,7 +57,17 @@ public record BrokerConfig(String bindHost, int port, String advertisedHost, Sto
                 r.integer("KAAS_DEFAULT_PARTITIONS", 1, 1, 100_000),
                 r.integer("KAAS_MESSAGE_MAX_BYTES", BrokerSettings.DEFAULT_MESSAGE_MAX_BYTES, 1, Integer.MAX_VALUE),
                 r.integer("KAAS_SOCKET_REQUEST_MAX_BYTES", WireSettings.DEFAULT_MAX_FRAME_BYTES, 1, Integer.MAX_VALUE),
-                r.integer("KAAS_IO_THREADS", 2 * Runtime.getRuntime().availableProcessors(), 1, 1024));
+                r.integer("KAAS_IO_THREADS", 2 * Runtime.getRuntime().availableProcessors(), 1, 1024),
+                new LogConfig(
+                        r.integer("KAAS_SEGMENT_BYTES", LogConfig.DEFAULTS.segmentBytes(), 14, Integer.MAX_VALUE),
+                        r.longValue("KAAS_SEGMENT_MS", LogConfig.DEFAULTS.segmentMs(), 1, Long.MAX_VALUE),
+                        r.longValue("KAAS_RETENTION_MS", LogConfig.DEFAULTS.retentionMs(), -1, Long.MAX_VALUE),
+                        r.longValue("KAAS_RETENTION_BYTES", LogConfig.DEFAULTS.retentionBytes(), -1, Long.MAX_VALUE),
+                        r.longValue("KAAS_FLUSH_INTERVAL_MESSAGES", LogConfig.DEFAULTS.flushIntervalMessages(), 1,
+                                Long.MAX_VALUE),
+                        LogConfig.DEFAULTS.indexIntervalBytes()),
+                r.longValue("KAAS_FSYNC_MAX_LATENCY_MS", 30_000, 1, Long.MAX_VALUE),
+                r.longValue("KAAS_RETENTION_CHECK_INTERVAL_MS", 300_000, 1, Long.MAX_VALUE));
         r.failIfProblems();
         return config;
     }
@@ -70,9 +87,15 @@ public record BrokerConfig(String bindHost, int port, String advertisedHost, Sto
         }
 
         int integer(String name, int fallback, int min, int max) {
-            Integer value = parse(name, fallback, "an integer from " + min + " to " + max, Integer::parseInt);
+            return (int) longValue(name, fallback, min, max);
+        }
+
+        long longValue(String name, long fallback, long min, long max) {
+            String expected = "an integer from " + min + " to " + max;
+            Long value = parse(name, fallback, expected, Long::parseLong);
             if (value < min || value > max) {
-                problems.add(name + "=" + env.get(name) + ": expected an integer from " + min + " to " + max);
+                problems.add(name + "=" + env.get(name) + ": expected " + expected);
+                return fallback;
             }
             return value;
         }

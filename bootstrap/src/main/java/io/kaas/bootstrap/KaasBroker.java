@@ -1,14 +1,17 @@
 package io.kaas.bootstrap;
 
 import io.kaas.adapter.fs.ClusterIdFile;
+import io.kaas.adapter.fs.JacksonCodec;
 import io.kaas.adapter.fs.DataLayout;
 import io.kaas.adapter.fs.JsonProducerIdBlockStore;
 import io.kaas.adapter.fs.JsonTopicStore;
+import io.kaas.adapter.fs.NioFilesystem;
 import io.kaas.adapter.wire.KafkaApis;
 import io.kaas.adapter.wire.KafkaServer;
 import io.kaas.adapter.wire.UseCases;
 import io.kaas.adapter.wire.WireSettings;
 import io.kaas.adapter.wire.dispatch.ConnectionLimits;
+import io.kaas.application.log.DiskLogEngine;
 import io.kaas.application.log.LogEngine;
 import io.kaas.application.log.MemoryLogEngine;
 import io.kaas.application.memory.InMemoryProducerIdBlockStore;
@@ -18,12 +21,14 @@ import io.kaas.application.port.out.Clock;
 import io.kaas.application.port.out.ProducerIdBlockStore;
 import io.kaas.application.port.out.TopicStore;
 import io.kaas.application.service.BrokerSettings;
+import io.kaas.application.service.DeleteRecordsService;
 import io.kaas.application.service.FetchPurgatory;
 import io.kaas.application.service.FetchService;
 import io.kaas.application.service.ListOffsetsService;
 import io.kaas.application.service.MetadataService;
 import io.kaas.application.service.ProduceService;
 import io.kaas.application.service.ProducerIdService;
+import io.kaas.application.service.RetentionService;
 import io.kaas.application.service.StandaloneCluster;
 import io.kaas.application.service.TopicService;
 import io.kaas.domain.topic.TopicIds;
@@ -37,13 +42,18 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class KaasBroker implements AutoCloseable {
     private final BrokerConfig config;
     private final ExecutorScheduler scheduler;
+    private final IoExecutor io;
     private final LogEngine engine;
+    private final RetentionService retention;
     private final KafkaServer server;
 
-    private KaasBroker(BrokerConfig config, ExecutorScheduler scheduler, LogEngine engine, KafkaServer server) {
+    private KaasBroker(BrokerConfig config, ExecutorScheduler scheduler, IoExecutor io, LogEngine engine,
+                       RetentionService retention, KafkaServer server) {
         this.config = config;
         this.scheduler = scheduler;
+        this.io = io;
         this.engine = engine;
+        this.retention = retention;
         this.server = server;
     }
 
@@ -61,26 +71,43 @@ public final class KaasBroker implements AutoCloseable {
         String clusterId = config.clusterId().orElseGet(() -> disk
                 ? ClusterIdFile.loadOrCreate(layout, KaasBroker::newClusterId) : newClusterId());
 
+        IoExecutor io = new IoExecutor();
         FetchPurgatory purgatory = new FetchPurgatory();
-        LogEngine engine = new MemoryLogEngine(purgatory);
+        LogEngine engine = disk
+                ? new DiskLogEngine(new DiskLogEngine.Settings(config.dataDir(), config.logDefaults(), 0,
+                        config.fsyncMaxLatencyMs()), new NioFilesystem(), new JacksonCodec(), io, scheduler, clock, purgatory)
+                : new MemoryLogEngine(purgatory, config.logDefaults());
         TopicService topics = new TopicService(topicStore, engine, settings, UUID::randomUUID);
         topics.start();
+        RetentionService retention = new RetentionService(topics, scheduler, io, clock, config.retentionCheckIntervalMs());
+        retention.start();
 
         WireSettings wire = new WireSettings(config.bindHost(), config.port(), config.maxFrameBytes(),
                 config.ioThreads(), ConnectionLimits.DEFAULT);
         AtomicInteger boundPort = new AtomicInteger(config.port());
         ClusterUseCase cluster = new StandaloneCluster(clusterId, config.brokerId(), config.advertisedHost(),
                 boundPort::get);
-        KafkaServer server = KafkaServer.start(wire, KafkaApis.registry(new UseCases(
-                new ProduceService(topics, settings, clock, scheduler),
-                new FetchService(topics, purgatory, scheduler),
-                new ListOffsetsService(topics),
-                new MetadataService(topics, cluster, settings),
-                topics,
-                cluster,
-                new ProducerIdService(config.brokerId(), pidStore))));
+        KafkaServer server;
+        try {
+            server = KafkaServer.start(wire, KafkaApis.registry(new UseCases(
+                    new ProduceService(topics, settings, clock, scheduler),
+                    new FetchService(topics, purgatory, scheduler),
+                    new ListOffsetsService(topics),
+                    new MetadataService(topics, cluster, settings),
+                    topics,
+                    cluster,
+                    new ProducerIdService(config.brokerId(), pidStore),
+                    new DeleteRecordsService(topics, io))));
+        } catch (Exception e) {
+            // Also a BindException, which Netty throws undeclared: a failed start leaves nothing running.
+            retention.close();
+            engine.close();
+            scheduler.close();
+            io.shutdown();
+            throw e;
+        }
         boundPort.set(server.port());
-        return new KaasBroker(config, scheduler, engine, server);
+        return new KaasBroker(config, scheduler, io, engine, retention, server);
     }
 
     /** The port the Kafka listener is bound to. */
@@ -97,11 +124,14 @@ public final class KaasBroker implements AutoCloseable {
         return config;
     }
 
+    /** Stops serving, then closes every log cleanly so the next start recovers only what a crash would leave. */
     @Override
     public void close() {
         server.close();
-        scheduler.close();
+        retention.close();
         engine.close();
+        scheduler.close();
+        io.shutdown();
     }
 
     private static String newClusterId() {

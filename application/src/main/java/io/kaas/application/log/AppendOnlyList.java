@@ -39,4 +39,9 @@ final class AppendOnlyList<T> {
     T get(int index) {
         return (T) chunks[index >>> CHUNK_BITS][index & (CHUNK_SIZE - 1)];
     }
+
+    /** Forgets the element at {@code index} (readers must no longer look there), so it can be collected. */
+    void clear(int index) {
+        chunks[index >>> CHUNK_BITS][index & (CHUNK_SIZE - 1)] = null;
+    }
 }

@@ -8,15 +8,18 @@ import java.util.concurrent.ConcurrentHashMap;
 /** Keeps every partition log in the heap ({@code KAAS_STORAGE=memory}). */
 public final class MemoryLogEngine implements LogEngine {
     private final AppendListener listener;
+    private final LogConfig defaults;
     private final Map<TopicPartition, MemoryPartitionLog> logs = new ConcurrentHashMap<>();
 
-    public MemoryLogEngine(AppendListener listener) {
+    public MemoryLogEngine(AppendListener listener, LogConfig defaults) {
         this.listener = listener;
+        this.defaults = defaults;
     }
 
     @Override
     public PartitionLog open(Topic topic, TopicPartition partition) {
-        return logs.computeIfAbsent(partition, tp -> new MemoryPartitionLog(tp, listener));
+        return logs.computeIfAbsent(partition, tp -> new MemoryPartitionLog(tp, listener,
+                defaults.withOverrides(topic.configs())));
     }
 
     @Override

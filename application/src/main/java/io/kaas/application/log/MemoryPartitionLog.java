@@ -12,8 +12,8 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * A partition log held in the heap ({@code KAAS_STORAGE=memory}); nothing survives a restart.
- * Batches are packed back to back into 1 MiB arenas, the in-memory counterpart of segments, so a
- * read returns one contiguous slice, never a copy.
+ * Batches are packed back to back into 1 MiB arenas, the in-memory counterpart of segments: a read
+ * returns one contiguous slice of an arena, never a copy, and retention frees whole arenas.
  */
 final class MemoryPartitionLog implements PartitionLog {
     static final int ARENA_BYTES = 1 << 20;
@@ -21,16 +21,18 @@ final class MemoryPartitionLog implements PartitionLog {
 
     private final TopicPartition topicPartition;
     private final AppendListener listener;
+    private volatile LogConfig config;
     /** Guarded by {@code this}, as are {@link #arena} and the batch list's writes. */
     private final ProducerStateTable producers = new ProducerStateTable();
     private final AppendOnlyList<StoredBatch> batches = new AppendOnlyList<>();
     private ByteBuffer arena = ByteBuffer.allocate(0);
-    /** What readers may see; published last on every append. */
-    private volatile Published published = new Published(0, LogOffsets.EMPTY);
+    /** What readers may see; published last on every change. */
+    private volatile Published published = new Published(0, 0, LogOffsets.EMPTY);
 
-    MemoryPartitionLog(TopicPartition topicPartition, AppendListener listener) {
+    MemoryPartitionLog(TopicPartition topicPartition, AppendListener listener, LogConfig config) {
         this.topicPartition = topicPartition;
         this.listener = listener;
+        this.config = config;
     }
 
     @Override
@@ -39,10 +41,21 @@ final class MemoryPartitionLog implements PartitionLog {
     }
 
     @Override
+    public int leaderEpoch() {
+        return 0;
+    }
+
+    @Override
+    public void updateConfig(LogConfig newConfig) {
+        config = newConfig;
+    }
+
+    @Override
     public AppendResult append(ByteBuffer batch, long nowMs) {
         AppendResult result;
         synchronized (this) {
-            LogOffsets offsets = published.offsets;
+            Published view = published;
+            LogOffsets offsets = view.offsets;
             SequenceCheck check = producers.classify(RecordBatchHeader.at(batch));
             if (check instanceof SequenceCheck.Duplicate duplicate) {
                 return new AppendResult.Duplicate(duplicate.original().firstOffset(), offsets.logStartOffset());
@@ -63,7 +76,7 @@ final class MemoryPartitionLog implements PartitionLog {
             batches.add(new StoredBatch(baseOffset, stored.lastOffset(), stored.maxTimestamp(), arena, position, size));
             producers.record(stored, baseOffset, nowMs);
             long end = stored.lastOffset() + 1;
-            published = new Published(batches.size(), new LogOffsets(offsets.logStartOffset(), end, end));
+            published = new Published(view.first, batches.size(), new LogOffsets(offsets.logStartOffset(), end, end));
             result = new AppendResult.Appended(baseOffset, -1L, offsets.logStartOffset(), DURABLE);
         }
         listener.onAppend(topicPartition);
@@ -72,22 +85,29 @@ final class MemoryPartitionLog implements PartitionLog {
 
     @Override
     public LogRead read(long fetchOffset, int maxBytes, boolean minOneBatch) {
-        Published view = published;
+        try {
+            return readFrom(published, fetchOffset, maxBytes, minOneBatch);
+        } catch (Evicted e) {
+            return LogRead.failed(KafkaError.OFFSET_OUT_OF_RANGE, published.offsets);
+        }
+    }
+
+    private LogRead readFrom(Published view, long fetchOffset, int maxBytes, boolean minOneBatch) {
         LogOffsets offsets = view.offsets;
         if (fetchOffset < offsets.logStartOffset() || fetchOffset > offsets.highWatermark()) {
             return LogRead.failed(KafkaError.OFFSET_OUT_OF_RANGE, offsets);
         }
-        int first = indexOfBatchContaining(view.count, fetchOffset);
+        int first = indexOfBatchContaining(view, fetchOffset);
         if (first == view.count) {
             return LogRead.empty(offsets);
         }
-        StoredBatch start = batches.get(first);
+        StoredBatch start = at(first);
         if (start.size > maxBytes && !minOneBatch) {
             return LogRead.empty(offsets);
         }
         int end = start.position + start.size;
         for (int i = first + 1; i < view.count; i++) {
-            StoredBatch next = batches.get(i);
+            StoredBatch next = at(i);
             if (next.arena != start.arena || next.position + next.size - start.position > maxBytes) {
                 break;
             }
@@ -104,9 +124,9 @@ final class MemoryPartitionLog implements PartitionLog {
     }
 
     @Override
-    public Optional<TimestampOffset> offsetForTimestamp(long timestamp) {
-        int count = published.count;
-        for (int i = 0; i < count; i++) {
+    public synchronized Optional<TimestampOffset> offsetForTimestamp(long timestamp) {
+        Published view = published;
+        for (int i = view.first; i < view.count; i++) {
             StoredBatch b = batches.get(i);
             if (b.maxTimestamp >= timestamp) {
                 return Optional.of(new TimestampOffset(b.maxTimestamp, b.baseOffset));
@@ -116,25 +136,81 @@ final class MemoryPartitionLog implements PartitionLog {
     }
 
     @Override
-    public Optional<TimestampOffset> maxTimestamp() {
+    public synchronized Optional<TimestampOffset> maxTimestamp() {
         StoredBatch max = null;
-        int count = published.count;
-        for (int i = 0; i < count; i++) {
+        Published view = published;
+        for (int i = view.first; i < view.count; i++) {
             StoredBatch b = batches.get(i);
-            if (max == null || b.maxTimestamp >= max.maxTimestamp) {
+            if (max == null || b.maxTimestamp > max.maxTimestamp) {
                 max = b;
             }
         }
         return Optional.ofNullable(max).map(b -> new TimestampOffset(b.maxTimestamp, b.lastOffset));
     }
 
-    /** Index of the first of the first {@code count} batches whose last offset is at or past {@code offset}. */
-    private int indexOfBatchContaining(int count, long offset) {
-        int lo = 0;
-        int hi = count;
+    @Override
+    public synchronized KafkaError deleteRecordsBefore(long offset) {
+        Published view = published;
+        if (offset < 0 || offset > view.offsets.highWatermark()) {
+            return KafkaError.OFFSET_OUT_OF_RANGE;
+        }
+        if (offset > view.offsets.logStartOffset()) {
+            int first = view.first;
+            while (first < view.count && batches.get(first).lastOffset < offset) {
+                batches.clear(first++);
+            }
+            publish(first, offset);
+        }
+        return KafkaError.NONE;
+    }
+
+    @Override
+    public synchronized void applyRetention(long nowMs) {
+        LogConfig cfg = config;
+        Published view = published;
+        long total = 0;
+        for (int i = view.first; i < view.count; i++) {
+            total += batches.get(i).size;
+        }
+        int first = view.first;
+        while (first < view.count && batches.get(first).arena != arena) {
+            ByteBuffer oldest = batches.get(first).arena;
+            int end = first;
+            long bytes = 0;
+            long newest = -1;
+            while (end < view.count && batches.get(end).arena == oldest) {
+                bytes += batches.get(end).size;
+                newest = Math.max(newest, batches.get(end).maxTimestamp);
+                end++;
+            }
+            boolean expired = cfg.retentionMs() >= 0 && newest >= 0 && nowMs - newest > cfg.retentionMs();
+            boolean oversized = cfg.retentionBytes() >= 0 && total - bytes >= cfg.retentionBytes();
+            if (!expired && !oversized) {
+                break;
+            }
+            total -= bytes;
+            while (first < end) {
+                batches.clear(first++);
+            }
+        }
+        if (first > view.first) {
+            publish(first, batches.get(first).baseOffset);
+        }
+    }
+
+    private void publish(int first, long logStart) {
+        Published view = published;
+        published = new Published(first, view.count, new LogOffsets(logStart, view.offsets.highWatermark(),
+                view.offsets.logEndOffset()));
+    }
+
+    /** Index of the first readable batch whose last offset is at or past {@code offset}. */
+    private int indexOfBatchContaining(Published view, long offset) {
+        int lo = view.first;
+        int hi = view.count;
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
-            if (batches.get(mid).lastOffset < offset) {
+            if (at(mid).lastOffset < offset) {
                 lo = mid + 1;
             } else {
                 hi = mid;
@@ -143,11 +219,30 @@ final class MemoryPartitionLog implements PartitionLog {
         return lo;
     }
 
+    /** A batch a reader may look at; retention may have freed it since the reader's snapshot. */
+    private StoredBatch at(int index) {
+        StoredBatch batch = batches.get(index);
+        if (batch == null) {
+            throw Evicted.INSTANCE;
+        }
+        return batch;
+    }
+
+    /** Thrown to a reader whose snapshot lost a race with retention or DeleteRecords. */
+    private static final class Evicted extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        static final Evicted INSTANCE = new Evicted();
+
+        private Evicted() {
+            super(null, null, false, false);
+        }
+    }
+
     private record StoredBatch(long baseOffset, long lastOffset, long maxTimestamp, ByteBuffer arena, int position,
                                int size) {
     }
 
-    /** The first {@code count} batches and the offsets after them. */
-    private record Published(int count, LogOffsets offsets) {
+    /** Readers see batches {@code [first, count)} and the offsets after them. */
+    private record Published(int first, int count, LogOffsets offsets) {
     }
 }

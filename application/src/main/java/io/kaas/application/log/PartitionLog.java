@@ -1,5 +1,6 @@
 package io.kaas.application.log;
 
+import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.topic.TopicPartition;
 import java.nio.ByteBuffer;
 import java.util.Optional;
@@ -35,6 +36,21 @@ public interface PartitionLog {
      */
     Optional<TimestampOffset> offsetForTimestamp(long timestamp);
 
-    /** The batch holding the largest timestamp (the latest one on ties): its last offset and that timestamp. */
+    /** The batch holding the largest timestamp (the first one on ties, as Apache): its last offset and that timestamp. */
     Optional<TimestampOffset> maxTimestamp();
+
+    /** The leader epoch this log's batches are stamped with. */
+    int leaderEpoch();
+
+    /**
+     * Advances the log start to {@code offset} (DeleteRecords) and frees what lies wholly below it;
+     * OFFSET_OUT_OF_RANGE past the high watermark. Durable when it returns NONE.
+     */
+    KafkaError deleteRecordsBefore(long offset);
+
+    /** Drops old data past the topic's {@code retention.ms} / {@code retention.bytes}; never the active segment. */
+    void applyRetention(long nowMs);
+
+    /** Applies changed topic configs from the next append, roll or retention pass on. */
+    void updateConfig(LogConfig config);
 }

@@ -10,8 +10,6 @@ import java.util.Optional;
 
 /** Resolves ListOffsets timestamps and sentinels against a partition's log. */
 public final class ListOffsetsService implements ListOffsetsUseCase {
-    private static final int LEADER_EPOCH = 0;
-
     private final TopicService topics;
 
     public ListOffsetsService(TopicService topics) {
@@ -26,20 +24,23 @@ public final class ListOffsetsService implements ListOffsetsUseCase {
         }
         PartitionLog log = found.get();
         LogOffsets offsets = log.offsets();
+        int epoch = log.leaderEpoch();
         if (timestamp == EARLIEST || timestamp == EARLIEST_LOCAL) {
-            return new Result(KafkaError.NONE, -1L, offsets.logStartOffset(), LEADER_EPOCH);
+            return new Result(KafkaError.NONE, -1L, offsets.logStartOffset(), epoch);
         }
         if (timestamp == LATEST) {
-            return new Result(KafkaError.NONE, -1L, offsets.highWatermark(), LEADER_EPOCH);
+            return new Result(KafkaError.NONE, -1L, offsets.highWatermark(), epoch);
         }
         if (timestamp == MAX_TIMESTAMP) {
-            return found(log.maxTimestamp());
+            // Apache answers a log without timestamps with no timestamp at the first offset, not "no match"
+            return log.maxTimestamp().map(m -> new Result(KafkaError.NONE, m.timestamp(), m.offset(), epoch))
+                    .orElseGet(() -> new Result(KafkaError.NONE, -1L, offsets.logStartOffset(), epoch));
         }
-        return found(log.offsetForTimestamp(timestamp));
+        return found(log.offsetForTimestamp(timestamp), epoch);
     }
 
-    private static Result found(Optional<TimestampOffset> match) {
-        return match.map(m -> new Result(KafkaError.NONE, m.timestamp(), m.offset(), LEADER_EPOCH))
+    private static Result found(Optional<TimestampOffset> match, int epoch) {
+        return match.map(m -> new Result(KafkaError.NONE, m.timestamp(), m.offset(), epoch))
                 .orElseGet(() -> new Result(KafkaError.NONE, -1L, -1L, -1));
     }
 }

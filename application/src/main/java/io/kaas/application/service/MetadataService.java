@@ -1,5 +1,6 @@
 package io.kaas.application.service;
 
+import io.kaas.application.log.PartitionLog;
 import io.kaas.application.port.in.ClusterUseCase;
 import io.kaas.application.port.in.MetadataUseCase;
 import io.kaas.application.port.in.TopicAdminUseCase;
@@ -14,8 +15,6 @@ import java.util.Optional;
 
 /** Answers Metadata: topics, partitions and leaders, with Apache's auto-creation of unknown topics. */
 public final class MetadataService implements MetadataUseCase {
-    private static final int LEADER_EPOCH = 0;
-
     private final TopicService topics;
     private final ClusterUseCase cluster;
     private final BrokerSettings settings;
@@ -69,7 +68,8 @@ public final class MetadataService implements MetadataUseCase {
         List<PartitionMetadata> partitions = new ArrayList<>(topic.partitionCount());
         for (int p = 0; p < topic.partitionCount(); p++) {
             int leader = cluster.leaderOf(topic.name(), p);
-            partitions.add(new PartitionMetadata(p, leader, LEADER_EPOCH, List.of(leader)));
+            int epoch = topics.log(topic.partition(p)).map(PartitionLog::leaderEpoch).orElse(0);
+            partitions.add(new PartitionMetadata(p, leader, epoch, List.of(leader)));
         }
         return new TopicMetadata(topic.name(), topic.id(), KafkaError.NONE, partitions);
     }

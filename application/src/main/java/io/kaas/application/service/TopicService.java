@@ -49,6 +49,11 @@ public final class TopicService implements TopicAdminUseCase {
         return Optional.ofNullable(logs.get(partition));
     }
 
+    /** Every open partition log. */
+    public Collection<PartitionLog> logs() {
+        return List.copyOf(logs.values());
+    }
+
     @Override
     public Optional<Topic> byName(String name) {
         return Optional.ofNullable(byName.get(name));

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.application.fake.ManualScheduler;
 import io.kaas.application.fake.SequentialTopicIds;
+import io.kaas.application.log.LogConfig;
 import io.kaas.application.log.LogOffsets;
 import io.kaas.application.log.MemoryLogEngine;
 import io.kaas.application.log.PartitionLog;
@@ -30,7 +31,7 @@ class FetchServiceTest {
 
     private final ManualScheduler scheduler = new ManualScheduler();
     private final FetchPurgatory purgatory = new FetchPurgatory();
-    private final TopicService topics = new TopicService(new InMemoryTopicStore(), new MemoryLogEngine(purgatory),
+    private final TopicService topics = new TopicService(new InMemoryTopicStore(), new MemoryLogEngine(purgatory, LogConfig.DEFAULTS),
             new BrokerSettings(0, 1, false, BrokerSettings.DEFAULT_MESSAGE_MAX_BYTES), new SequentialTopicIds());
     private final FetchService fetch = new FetchService(topics, purgatory, scheduler);
 

@@ -3,6 +3,7 @@ package io.kaas.application.service;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.application.fake.SequentialTopicIds;
+import io.kaas.application.log.LogConfig;
 import io.kaas.application.log.MemoryLogEngine;
 import io.kaas.application.memory.InMemoryTopicStore;
 import io.kaas.application.port.in.ListOffsetsUseCase;
@@ -18,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class ListOffsetsServiceTest {
     private static final TopicPartition TP = new TopicPartition("t", 0);
 
-    private final TopicService topics = new TopicService(new InMemoryTopicStore(), new MemoryLogEngine(tp -> { }),
+    private final TopicService topics = new TopicService(new InMemoryTopicStore(), new MemoryLogEngine(tp -> { }, LogConfig.DEFAULTS),
             new BrokerSettings(0, 1, false, BrokerSettings.DEFAULT_MESSAGE_MAX_BYTES), new SequentialTopicIds());
     private final ListOffsetsService service = new ListOffsetsService(topics);
 
@@ -63,11 +64,11 @@ class ListOffsetsServiceTest {
     }
 
     @Test
-    void anEmptyLogHasNoMaxTimestamp() {
+    void anEmptyLogAnswersMaxTimestampWithNoTimestampAtTheLogStart() {
         topics.create(new CreateCommand("empty", 1, 1, Map.of(), Map.of(), false));
         TopicPartition empty = new TopicPartition("empty", 0);
         assertThat(service.listOffset(empty, ListOffsetsUseCase.MAX_TIMESTAMP, false))
-                .isEqualTo(new Result(KafkaError.NONE, -1, -1, -1));
+                .isEqualTo(new Result(KafkaError.NONE, -1, 0, 0));
         assertThat(service.listOffset(empty, ListOffsetsUseCase.LATEST, false).offset()).isZero();
     }
 

@@ -3,6 +3,7 @@ package io.kaas.application.service;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.application.fake.SequentialTopicIds;
+import io.kaas.application.log.LogConfig;
 import io.kaas.application.log.MemoryLogEngine;
 import io.kaas.application.memory.InMemoryTopicStore;
 import io.kaas.application.port.in.MetadataUseCase.PartitionMetadata;
@@ -19,7 +20,7 @@ class MetadataServiceTest {
     private static final int DEFAULT_PARTITIONS = 2;
 
     private final BrokerSettings autoCreating = settings(true);
-    private final TopicService topics = new TopicService(new InMemoryTopicStore(), new MemoryLogEngine(tp -> { }),
+    private final TopicService topics = new TopicService(new InMemoryTopicStore(), new MemoryLogEngine(tp -> { }, LogConfig.DEFAULTS),
             autoCreating, new SequentialTopicIds());
     private final StandaloneCluster cluster = new StandaloneCluster("cluster", BROKER, "localhost", () -> 9092);
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kaas.application.fake.ManualScheduler;
 import io.kaas.application.fake.SequentialTopicIds;
 import io.kaas.application.log.AppendResult;
+import io.kaas.application.log.LogConfig;
 import io.kaas.application.log.LogEngine;
 import io.kaas.application.log.LogOffsets;
 import io.kaas.application.log.LogRead;
@@ -39,7 +40,7 @@ class ProduceServiceTest {
     private final ManualScheduler scheduler = new ManualScheduler();
     private final BrokerSettings settings = new BrokerSettings(0, 1, false, MAX_BYTES);
 
-    private final TopicService topics = topicsOn(new MemoryLogEngine(tp -> { }));
+    private final TopicService topics = topicsOn(new MemoryLogEngine(tp -> { }, LogConfig.DEFAULTS));
     private final ProduceService produce = new ProduceService(topics, settings, scheduler.clock(), scheduler);
     /** For acks=-1: a log whose durability the test controls. */
     private final UndurableLogEngine undurable = new UndurableLogEngine();
@@ -263,6 +264,24 @@ class ProduceServiceTest {
                 @Override
                 public Optional<TimestampOffset> maxTimestamp() {
                     return Optional.empty();
+                }
+
+                @Override
+                public int leaderEpoch() {
+                    return 0;
+                }
+
+                @Override
+                public KafkaError deleteRecordsBefore(long offset) {
+                    return KafkaError.NONE;
+                }
+
+                @Override
+                public void applyRetention(long nowMs) {
+                }
+
+                @Override
+                public void updateConfig(LogConfig config) {
                 }
             };
         }

@@ -3,6 +3,7 @@ package io.kaas.application.service;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.application.fake.SequentialTopicIds;
+import io.kaas.application.log.LogConfig;
 import io.kaas.application.log.LogOffsets;
 import io.kaas.application.log.MemoryLogEngine;
 import io.kaas.application.memory.InMemoryTopicStore;
@@ -27,7 +28,7 @@ class TopicServiceTest {
     private static final int DEFAULT = -1;
 
     private final InMemoryTopicStore store = new InMemoryTopicStore();
-    private final MemoryLogEngine engine = new MemoryLogEngine(tp -> { });
+    private final MemoryLogEngine engine = new MemoryLogEngine(tp -> { }, LogConfig.DEFAULTS);
     private final SequentialTopicIds ids = new SequentialTopicIds();
     private final TopicService topics = service(ids);
 

@@ -1,16 +1,13 @@
 package io.kaas.adapter.fs;
 
+import io.kaas.application.port.out.Filesystem.FileHandle;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.UUID;
 
@@ -20,30 +17,27 @@ import java.util.UUID;
  * a mix, and after a crash the rename is either durable or absent.
  */
 public final class AtomicFiles {
+    // The same primitives the storage engine gets through the Filesystem port, so both stay in step.
+    private static final NioFilesystem FS = new NioFilesystem();
+
     private AtomicFiles() {
     }
 
     public static void write(Path target, byte[] content) {
         Path dir = target.toAbsolutePath().getParent();
+        // A unique temp name: two in-process writers of one file never share a temp file.
         Path temp = dir.resolve("." + target.getFileName() + ".tmp-" + UUID.randomUUID());
         try {
-            Files.createDirectories(dir);
-            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-                ByteBuffer bytes = ByteBuffer.wrap(content);
-                while (bytes.hasRemaining()) {
-                    channel.write(bytes);
-                }
-                channel.force(true);
+            FS.createDirectories(dir);
+            try (FileHandle handle = FS.open(temp, true)) {
+                handle.write(ByteBuffer.wrap(content), 0);
+                handle.force();
             }
-            try {
-                Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                throw new IOException("the filesystem under " + dir + " cannot rename atomically", e);
-            }
-            fsyncDirectory(dir);
+            FS.rename(temp, target);
+            FS.fsyncDirectory(dir);
         } catch (IOException e) {
             try {
-                Files.deleteIfExists(temp);
+                FS.delete(temp);
             } catch (IOException ignored) {
                 // the temp name is unique and ignored by readers; a leftover is harmless
             }
@@ -92,8 +86,6 @@ public final class AtomicFiles {
 
     /** Makes renames, creations and deletions in a directory durable (Linux: fsync on the directory). */
     public static void fsyncDirectory(Path dir) throws IOException {
-        try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
-            channel.force(true);
-        }
+        FS.fsyncDirectory(dir);
     }
 }

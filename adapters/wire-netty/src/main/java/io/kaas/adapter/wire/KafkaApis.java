@@ -2,6 +2,7 @@ package io.kaas.adapter.wire;
 
 import io.kaas.adapter.wire.dispatch.ApiRegistry;
 import io.kaas.adapter.wire.handler.CreateTopicsHandler;
+import io.kaas.adapter.wire.handler.DeleteRecordsHandler;
 import io.kaas.adapter.wire.handler.DeleteTopicsHandler;
 import io.kaas.adapter.wire.handler.DescribeClusterHandler;
 import io.kaas.adapter.wire.handler.FetchHandler;
@@ -31,6 +32,7 @@ public final class KafkaApis {
                 .serve(ApiKeys.FIND_COORDINATOR, 0, 4, new FindCoordinatorHandler(uc.cluster()))
                 .serve(ApiKeys.CREATE_TOPICS, 0, 7, new CreateTopicsHandler(uc.topics()))
                 .serve(ApiKeys.DELETE_TOPICS, 0, 6, new DeleteTopicsHandler(uc.topics()))
+                .serve(ApiKeys.DELETE_RECORDS, 0, 2, new DeleteRecordsHandler(uc.deleteRecords()))
                 .serve(ApiKeys.INIT_PRODUCER_ID, 0, 4, new InitProducerIdHandler(uc.producerIds()))
                 .serve(ApiKeys.DESCRIBE_CLUSTER, 0, 1, new DescribeClusterHandler(uc.cluster()))
                 .build();

@@ -59,7 +59,8 @@ public final class KafkaServer implements AutoCloseable {
                     });
             Channel channel = bootstrap.bind(settings.host(), settings.port()).sync().channel();
             return new KafkaServer(acceptor, workers, channel);
-        } catch (InterruptedException | RuntimeException e) {
+        } catch (Exception e) {
+            // Exception, not RuntimeException: sync() rethrows a failed bind's BindException undeclared.
             acceptor.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             workers.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             throw e;

@@ -1,6 +1,7 @@
 package io.kaas.adapter.wire;
 
 import io.kaas.application.port.in.ClusterUseCase;
+import io.kaas.application.port.in.DeleteRecordsUseCase;
 import io.kaas.application.port.in.FetchUseCase;
 import io.kaas.application.port.in.ListOffsetsUseCase;
 import io.kaas.application.port.in.MetadataUseCase;
@@ -11,5 +12,5 @@ import io.kaas.application.port.in.TopicAdminUseCase;
 /** The use cases the wire serves: everything a handler may call. */
 public record UseCases(ProduceUseCase produce, FetchUseCase fetch, ListOffsetsUseCase listOffsets,
                        MetadataUseCase metadata, TopicAdminUseCase topics, ClusterUseCase cluster,
-                       ProducerIdUseCase producerIds) {
+                       ProducerIdUseCase producerIds, DeleteRecordsUseCase deleteRecords) {
 }

@@ -35,12 +35,16 @@ public final class ResponseEncoder {
         int encodedBytes = Integer.BYTES + size.sizeExcludingZeroCopy();
         ByteBuf fields = alloc.buffer(encodedBytes, encodedBytes);
         RecordsSplittingWriter writer = new RecordsSplittingWriter(fields.nioBuffer(0, encodedBytes));
-        writer.writeInt(size.totalSize());
-        header.write(writer, cache, headerVersion);
-        body.write(writer, cache, version);
-        if (writer.buffer().position() != encodedBytes) {
-            fields.release();
-            throw new IllegalStateException("encoded " + writer.buffer().position() + " bytes, sized " + encodedBytes);
+        try {
+            writer.writeInt(size.totalSize());
+            header.write(writer, cache, headerVersion);
+            body.write(writer, cache, version);
+            if (writer.buffer().position() != encodedBytes) {
+                throw new IllegalStateException("encoded " + writer.buffer().position() + " bytes, sized " + encodedBytes);
+            }
+        } catch (RuntimeException e) {
+            fields.release(); // a body the version cannot carry fails here; the buffer must not leak with it
+            throw e;
         }
         fields.writerIndex(encodedBytes);
         if (writer.insertions.isEmpty()) {

@@ -67,9 +67,12 @@ public final class ApiRegistry {
         }
 
         public <Q extends AbstractRequest> Builder serve(ApiKeys key, int minVersion, int maxVersion, ApiHandler<Q> handler) {
-            if (minVersion < key.oldestVersion() || maxVersion > key.latestVersion() || minVersion > maxVersion) {
-                throw new IllegalArgumentException(key + " " + minVersion + "-" + maxVersion + " is outside what "
-                        + "kafka-clients defines: " + key.oldestVersion() + "-" + key.latestVersion());
+            // latestVersion(false): versions kafka-clients marks unstable are never advertised, as in Apache
+            // (unstable.api.versions.enable defaults to false).
+            short latestStable = key.latestVersion(false);
+            if (minVersion < key.oldestVersion() || maxVersion > latestStable || minVersion > maxVersion) {
+                throw new IllegalArgumentException(key + " " + minVersion + "-" + maxVersion + " is outside the stable "
+                        + "versions kafka-clients defines: " + key.oldestVersion() + "-" + latestStable);
             }
             if (entries.putIfAbsent(key, new Entry<>(key, (short) minVersion, (short) maxVersion, handler)) != null) {
                 throw new IllegalArgumentException(key + " is registered twice");
@@ -83,7 +86,7 @@ public final class ApiRegistry {
                     request.isValid()
                             ? new ApiVersionsResponse(new ApiVersionsResponseData().setApiKeys(registry.apiVersions()))
                             : request.getErrorResponse(0, Errors.INVALID_REQUEST.exception()));
-            serve(ApiKeys.API_VERSIONS, 0, ApiKeys.API_VERSIONS.latestVersion(), apiVersions);
+            serve(ApiKeys.API_VERSIONS, 0, ApiKeys.API_VERSIONS.latestVersion(false), apiVersions);
             return registry;
         }
     }

@@ -9,6 +9,8 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.util.ArrayDeque;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -17,6 +19,7 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AbstractRequest;
 import org.apache.kafka.common.requests.AbstractResponse;
 import org.apache.kafka.common.requests.ProduceRequest;
+import org.apache.kafka.common.requests.RequestHeader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +39,8 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
     private final ConnectionLimits limits;
     /** Requests awaiting their turn to be answered, oldest first; event-loop confined. */
     private final ArrayDeque<Slot> inFlight = new ArrayDeque<>();
+    /** Requests whose handler has not completed yet, acks=0 produces included; they own their frames. */
+    private final Set<Slot> uncompleted = new HashSet<>();
     private long inFlightBytes;
     private int unansweredNoResponse;
     private boolean closed;
@@ -68,6 +73,7 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
         AbstractRequest body = request.body();
         boolean answered = !(body instanceof ProduceRequest produce && produce.acks() == 0);
         Slot slot = new Slot(request, answered, request.frame().readableBytes());
+        uncompleted.add(slot);
         if (answered) {
             inFlight.addLast(slot);
         } else {
@@ -96,15 +102,21 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
     }
 
     private void complete(ChannelHandlerContext ctx, Slot slot, AbstractResponse response, Throwable error) {
+        if (!uncompleted.remove(slot)) {
+            return; // the connection closed first and released the frame; nobody is waiting for the answer
+        }
         KafkaRequest request = slot.request;
         request.frame().release();
         inFlightBytes -= slot.frameBytes;
-        AbstractResponse answer = error == null ? response : errorResponse(request, error);
         if (!slot.answered) {
             unansweredNoResponse--;
-            if (!closed && answer.errorCounts().keySet().stream().anyMatch(e -> e != Errors.NONE)) {
+            // No response can carry an acks=0 produce's error (its error response is null), so any failure closes
+            // the connection, as Apache's broker does.
+            boolean failed = error != null || response == null
+                    || response.errorCounts().keySet().stream().anyMatch(e -> e != Errors.NONE);
+            if (!closed && failed) {
                 LOG.info("closing connection from {}: acks=0 produce failed with {}", ctx.channel().remoteAddress(),
-                        answer.errorCounts());
+                        error != null ? error.toString() : response == null ? "no result" : response.errorCounts());
                 close(ctx);
             }
             updateAutoRead(ctx);
@@ -113,11 +125,11 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
         if (closed) {
             return;
         }
-        // The body goes out at the parsed request's version (0 for the ApiVersions fallback), the header at
-        // the version Apache derives from the requested one.
-        slot.encoded = ResponseEncoder.encode(ctx.alloc(), request.header().correlationId(),
-                request.header().apiKey().responseHeaderVersion(request.header().apiVersion()), answer.data(),
-                request.body().version());
+        slot.encoded = encode(ctx, request, response, error);
+        if (slot.encoded == null) {
+            close(ctx);
+            return;
+        }
         boolean wrote = false;
         while (!inFlight.isEmpty() && inFlight.peekFirst().encoded != null) {
             ctx.write(inFlight.pollFirst().encoded);
@@ -127,6 +139,34 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
             ctx.flush();
         }
         updateAutoRead(ctx);
+    }
+
+    /**
+     * The response frame: the body at the parsed request's version (0 for the ApiVersions fallback),
+     * the header at the version Apache derives from the requested one. A response the version cannot
+     * carry (a handler bug) is replaced by the API's UNKNOWN_SERVER_ERROR response, so the client gets
+     * an answer and later responses are not held back; null if even that cannot be encoded.
+     */
+    private ByteBuf encode(ChannelHandlerContext ctx, KafkaRequest request, AbstractResponse response, Throwable error) {
+        RequestHeader header = request.header();
+        short headerVersion = header.apiKey().responseHeaderVersion(header.apiVersion());
+        try {
+            AbstractResponse answer = error == null ? response : errorResponse(request, error);
+            return ResponseEncoder.encode(ctx.alloc(), header.correlationId(), headerVersion, answer.data(),
+                    request.body().version());
+        } catch (RuntimeException e) {
+            LOG.error("{} v{} response to {} cannot be encoded; answering UNKNOWN_SERVER_ERROR", header.apiKey(),
+                    header.apiVersion(), header.clientId(), e);
+        }
+        try {
+            AbstractResponse fallback = request.body().getErrorResponse(0, Errors.UNKNOWN_SERVER_ERROR.exception());
+            return ResponseEncoder.encode(ctx.alloc(), header.correlationId(), headerVersion, fallback.data(),
+                    request.body().version());
+        } catch (RuntimeException e) {
+            LOG.error("closing connection from {}: the {} v{} error response cannot be encoded either",
+                    ctx.channel().remoteAddress(), header.apiKey(), header.apiVersion(), e);
+            return null;
+        }
     }
 
     private AbstractResponse errorResponse(KafkaRequest request, Throwable error) {
@@ -153,6 +193,14 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         closed = true;
+        // A request still with its handler (a fetch parked until its max wait, say) may never complete: the
+        // broker may be shutting down, its timers with it. Give its frame back now. Handlers read the frame
+        // only while they run on this event loop (the log copies produced batches before append returns),
+        // so nothing reads it any more.
+        for (Slot slot : uncompleted) {
+            slot.request.frame().release();
+        }
+        uncompleted.clear();
         for (Slot slot : inFlight) {
             if (slot.encoded != null) {
                 slot.encoded.release();

@@ -60,6 +60,7 @@ public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest
                 .setName(topic.name())
                 .setTopicId(TopicIdMapping.toWire(topic.id()))
                 .setErrorCode(Errors.NONE.code())
+                .setErrorMessage(null) // the generated default is "", Apache answers null on success
                 .setNumPartitions(topic.partitionCount())
                 .setReplicationFactor(REPLICATION_FACTOR);
         topic.configs().forEach((name, value) -> result.configs().add(

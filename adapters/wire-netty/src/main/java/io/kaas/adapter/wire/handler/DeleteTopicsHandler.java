@@ -8,6 +8,7 @@ import io.kaas.domain.error.KafkaError;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.message.DeleteTopicsRequestData;
 import org.apache.kafka.common.message.DeleteTopicsResponseData;
 import org.apache.kafka.common.requests.DeleteTopicsRequest;
@@ -25,9 +26,22 @@ public final class DeleteTopicsHandler implements ApiHandler<DeleteTopicsRequest
     public CompletionStage<DeleteTopicsResponse> handle(RequestContext context, DeleteTopicsRequest request) {
         DeleteTopicsResponseData response = new DeleteTopicsResponseData();
         for (DeleteTopicsRequestData.DeleteTopicState state : request.topics()) {
-            boolean byId = state.name() == null && !Uuid.ZERO_UUID.equals(state.topicId());
-            TopicAdminUseCase.DeleteResult result = byId ? topics.deleteById(TopicIdMapping.fromWire(state.topicId()))
-                    : topics.deleteByName(state.name());
+            if (state.name() != null && !Uuid.ZERO_UUID.equals(state.topicId())) {
+                // Checked before anything is deleted: Apache refuses the whole request.
+                throw new InvalidRequestException("Topic name and topic ID can not both be specified.");
+            }
+        }
+        for (DeleteTopicsRequestData.DeleteTopicState state : request.topics()) {
+            boolean byId = !Uuid.ZERO_UUID.equals(state.topicId());
+            TopicAdminUseCase.DeleteResult result;
+            if (byId) {
+                result = topics.deleteById(TopicIdMapping.fromWire(state.topicId()));
+            } else if (state.name() == null) {
+                result = new TopicAdminUseCase.DeleteResult(KafkaError.UNKNOWN_TOPIC_OR_PARTITION,
+                        "Neither a topic name nor a topic id was given.", null);
+            } else {
+                result = topics.deleteByName(state.name());
+            }
             DeleteTopicsResponseData.DeletableTopicResult wire = new DeleteTopicsResponseData.DeletableTopicResult()
                     .setName(result.topic() != null ? result.topic().name() : state.name())
                     .setTopicId(result.topic() != null ? TopicIdMapping.toWire(result.topic().id()) : state.topicId())

@@ -17,6 +17,9 @@ import org.apache.kafka.common.requests.ListOffsetsResponse;
 
 /** ListOffsets (key 2): earliest, latest, max-timestamp and by-timestamp lookups per partition. */
 public final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequest> {
+    /** ListOffsets v4 added the leader epoch to the response (KIP-320). */
+    private static final short FIRST_LEADER_EPOCH_VERSION = 4;
+
     private final ListOffsetsUseCase offsets;
 
     public ListOffsetsHandler(ListOffsetsUseCase offsets) {
@@ -39,8 +42,10 @@ public final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequest> 
                     partition.setErrorCode(Errors.INVALID_REQUEST.code());
                 } else {
                     ListOffsetsUseCase.Result r = offsets.listOffset(tp, p.timestamp(), readCommitted);
-                    partition.setErrorCode(r.error().code()).setTimestamp(r.timestamp()).setOffset(r.offset())
-                            .setLeaderEpoch(r.leaderEpoch());
+                    partition.setErrorCode(r.error().code()).setTimestamp(r.timestamp()).setOffset(r.offset());
+                    if (request.version() >= FIRST_LEADER_EPOCH_VERSION) {
+                        partition.setLeaderEpoch(r.leaderEpoch()); // not ignorable: v1-3 cannot carry a non-default one
+                    }
                 }
                 topicResponse.partitions().add(partition);
             }

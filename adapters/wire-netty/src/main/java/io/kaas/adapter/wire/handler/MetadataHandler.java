@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.message.MetadataResponseData;
 import org.apache.kafka.common.protocol.Errors;
@@ -23,6 +24,9 @@ import org.apache.kafka.common.requests.MetadataResponse;
 
 /** Metadata (key 3): brokers, controller, topics, partitions and their leaders. */
 public final class MetadataHandler implements ApiHandler<MetadataRequest> {
+    /** Metadata v12 is the first to look topics up by id (v10 and v11 carry the field but may not use it). */
+    private static final short FIRST_TOPIC_ID_VERSION = 12;
+
     private final MetadataUseCase metadata;
     private final TopicAdminUseCase topics;
     private final ClusterUseCase cluster;
@@ -48,15 +52,27 @@ public final class MetadataHandler implements ApiHandler<MetadataRequest> {
         if (request.isAllTopics()) {
             described = metadata.describe(null, false);
         } else {
+            // As Apache: ids only from v12 (then names are ignored, clients send ""), names otherwise.
+            List<Uuid> ids = new ArrayList<>();
             List<String> names = new ArrayList<>();
             for (MetadataRequestData.MetadataRequestTopic t : data.topics()) {
-                if (t.name() != null) {
-                    names.add(t.name());
+                boolean byId = !Uuid.ZERO_UUID.equals(t.topicId());
+                if (byId ? request.version() < FIRST_TOPIC_ID_VERSION : t.name() == null) {
+                    throw new InvalidRequestException("A topic needs a name, or from Metadata version "
+                            + FIRST_TOPIC_ID_VERSION + " an id; got neither in version " + request.version());
+                }
+                if (byId) {
+                    ids.add(t.topicId());
                 } else {
-                    addById(response, t.topicId(), data.includeTopicAuthorizedOperations());
+                    names.add(t.name());
                 }
             }
-            described = metadata.describe(names, data.allowAutoTopicCreation());
+            if (ids.isEmpty()) {
+                described = metadata.describe(names, data.allowAutoTopicCreation());
+            } else {
+                ids.forEach(id -> addById(response, id, data.includeTopicAuthorizedOperations()));
+                described = List.of();
+            }
         }
         for (MetadataUseCase.TopicMetadata topic : described) {
             response.topics().add(toWire(topic, data.includeTopicAuthorizedOperations()));
@@ -66,10 +82,10 @@ public final class MetadataHandler implements ApiHandler<MetadataRequest> {
 
     /** A topic asked for by id (v12+): described by its name, or UNKNOWN_TOPIC_ID. */
     private void addById(MetadataResponseData response, Uuid id, boolean includeOperations) {
-        Optional<Topic> topic = Uuid.ZERO_UUID.equals(id) ? Optional.empty() : topics.byId(TopicIdMapping.fromWire(id));
+        Optional<Topic> topic = topics.byId(TopicIdMapping.fromWire(id));
         if (topic.isEmpty()) {
             response.topics().add(new MetadataResponseData.MetadataResponseTopic()
-                    .setTopicId(id).setErrorCode(Errors.UNKNOWN_TOPIC_ID.code()));
+                    .setName(null).setTopicId(id).setErrorCode(Errors.UNKNOWN_TOPIC_ID.code()));
             return;
         }
         for (MetadataUseCase.TopicMetadata described : metadata.describe(List.of(topic.get().name()), false)) {

@@ -1,0 +1,212 @@
+package io.kaas.adapter.wire.codec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.kaas.adapter.wire.support.NettyLeakDetection;
+import io.kaas.adapter.wire.support.RecordingAllocator;
+import io.kaas.adapter.wire.support.Responses;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.CompositeByteBuf;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.message.ApiVersionsResponseData;
+import org.apache.kafka.common.errors.UnsupportedVersionException;
+import org.apache.kafka.common.message.FetchResponseData;
+import org.apache.kafka.common.message.ListOffsetsResponseData;
+import org.apache.kafka.common.message.MetadataResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.record.CompressionType;
+import org.apache.kafka.common.record.MemoryRecords;
+import org.apache.kafka.common.record.SimpleRecord;
+import org.apache.kafka.common.requests.FetchResponse;
+import org.apache.kafka.common.requests.MetadataResponse;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Response frames as kafka-clients reads them back: size prefix, header, body; record sets are
+ * sent from their own buffers (zero copy), and nothing the encoder allocates outlives the frame.
+ */
+@ExtendWith(NettyLeakDetection.class)
+class ResponseEncoderTest {
+    private static final int CORRELATION_ID = 0x0badcafe;
+
+    private final RecordingAllocator allocator = new RecordingAllocator();
+
+    @AfterEach
+    void nothingLeaks() {
+        allocator.assertAllReleased();
+    }
+
+    @ParameterizedTest(name = "Fetch v{0}")
+    @ValueSource(shorts = {4, 11, 12, 13, 16})
+    void fetchRecordsGoOutZeroCopyAndParseBackEqual(short version) {
+        MemoryRecords first = records(1_000L, "a", "b");
+        MemoryRecords second = records(2_000L, "c");
+        FetchResponseData data = fetchResponse(first, second);
+
+        ByteBuf frame = encode(data, ApiKeys.FETCH, version);
+
+        assertThat(frame).isInstanceOf(CompositeByteBuf.class);
+        CompositeByteBuf composite = (CompositeByteBuf) frame;
+        assertThat(sharesMemory(composite, first.buffer())).as("first record set is sent from its own buffer").isTrue();
+        assertThat(sharesMemory(composite, second.buffer())).as("second record set is sent from its own buffer").isTrue();
+
+        Responses.Received<FetchResponse> received = Responses.parse(frame, ApiKeys.FETCH, version);
+
+        assertThat(frame.refCnt()).isZero();
+        assertThat(received.correlationId()).isEqualTo(CORRELATION_ID);
+        assertThat(received.body().data()).isEqualTo(roundTripped(data, version));
+    }
+
+    @Test
+    void aWriteToTheRecordsBufferAfterEncodingShowsInTheFrame() {
+        MemoryRecords records = records(1_000L, "payload");
+        ByteBuf frame = encode(fetchResponse(records, MemoryRecords.EMPTY), ApiKeys.FETCH, (short) 12);
+        try {
+            ByteBuffer source = records.buffer();
+            int last = source.limit() - 1;
+            byte before = source.get(last);
+            int at = indexOf(frame, records);
+
+            records.buffer().put(last, (byte) ~before); // the duplicate shares the array
+
+            assertThat(frame.getByte(frame.readerIndex() + at + last)).isEqualTo((byte) ~before);
+        } finally {
+            frame.release();
+        }
+    }
+
+    @Test
+    void aResponseWithoutRecordsIsOneContiguousBuffer() {
+        MetadataResponseData data = new MetadataResponseData().setClusterId("c").setControllerId(1);
+        data.brokers().add(new MetadataResponseData.MetadataResponseBroker().setNodeId(1).setHost("h").setPort(9092));
+
+        ByteBuf frame = encode(data, ApiKeys.METADATA, (short) 12);
+
+        assertThat(frame).isNotInstanceOf(CompositeByteBuf.class);
+        Responses.Received<MetadataResponse> received = Responses.parse(frame, ApiKeys.METADATA, (short) 12);
+        assertThat(received.body().data()).isEqualTo(data);
+        assertThat(frame.refCnt()).isZero();
+    }
+
+    @Test
+    void emptyAndNullRecordSetsAreWrittenInline() {
+        FetchResponseData data = fetchResponse(MemoryRecords.EMPTY, MemoryRecords.EMPTY);
+        ByteBuf frame = encode(data, ApiKeys.FETCH, (short) 16);
+
+        assertThat(frame).isNotInstanceOf(CompositeByteBuf.class);
+        Responses.Received<FetchResponse> received = Responses.parse(frame, ApiKeys.FETCH, (short) 16);
+        assertThat(received.body().data()).isEqualTo(roundTripped(data, (short) 16));
+    }
+
+    @Test
+    void theHeaderVersionIsTheOneAskedFor() {
+        // ApiVersions answers always carry header v0 (KIP-511), even at flexible body versions.
+        ApiVersionsResponseData data = new ApiVersionsResponseData().setErrorCode((short) 35);
+        ByteBuf frame = ResponseEncoder.encode(allocator, CORRELATION_ID, (short) 0, data, (short) 3);
+
+        assertThat(frame.getInt(0)).isEqualTo(frame.readableBytes() - Integer.BYTES);
+        assertThat(frame.getInt(Integer.BYTES)).isEqualTo(CORRELATION_ID);
+        // v3 body starts right after the 4-byte correlation id: error code, then api_keys (compact array).
+        assertThat(frame.getShort(2 * Integer.BYTES)).isEqualTo((short) 35);
+        frame.release();
+    }
+
+    @Test
+    void aBodyTheVersionCannotCarryFailsAndReleasesWhatItAllocated() {
+        // ListOffsets v1 has no leader epoch: a non-default one is refused while the fields are written.
+        ListOffsetsResponseData data = new ListOffsetsResponseData();
+        ListOffsetsResponseData.ListOffsetsTopicResponse topic = new ListOffsetsResponseData.ListOffsetsTopicResponse()
+                .setName("orders");
+        topic.partitions().add(new ListOffsetsResponseData.ListOffsetsPartitionResponse().setLeaderEpoch(0));
+        data.topics().add(topic);
+
+        assertThatThrownBy(() -> encode(data, ApiKeys.LIST_OFFSETS, (short) 1))
+                .isInstanceOf(UnsupportedVersionException.class);
+        assertThat(allocator.allocations()).as("the frame buffer was allocated before the failure").isEqualTo(1);
+        // @AfterEach asserts it was released.
+    }
+
+    private ByteBuf encode(ApiMessage body, ApiKeys key, short version) {
+        return ResponseEncoder.encode(allocator, CORRELATION_ID, key.responseHeaderVersion(version), body, version);
+    }
+
+    private static FetchResponseData fetchResponse(MemoryRecords first, MemoryRecords second) {
+        FetchResponseData data = new FetchResponseData().setSessionId(0);
+        FetchResponseData.FetchableTopicResponse topic = new FetchResponseData.FetchableTopicResponse()
+                .setTopic("orders").setTopicId(Uuid.fromString("AAAAAAAAAAAAAAAAAAAAAQ"));
+        topic.partitions().add(partition(0, first, 3));
+        topic.partitions().add(partition(1, second, 1));
+        data.responses().add(topic);
+        return data;
+    }
+
+    private static FetchResponseData.PartitionData partition(int index, MemoryRecords records, long hwm) {
+        return new FetchResponseData.PartitionData().setPartitionIndex(index).setHighWatermark(hwm)
+                .setLastStableOffset(hwm).setLogStartOffset(0).setRecords(records);
+    }
+
+    /** What a peer sees of {@code data} at {@code version}: fields the version lacks read back as defaults. */
+    private static FetchResponseData roundTripped(FetchResponseData data, short version) {
+        FetchResponseData copy = data.duplicate();
+        for (FetchResponseData.FetchableTopicResponse topic : copy.responses()) {
+            if (version >= 13) {
+                topic.setTopic("");
+            } else {
+                topic.setTopicId(Uuid.ZERO_UUID);
+            }
+            if (version < 5) {
+                topic.partitions().forEach(p -> p.setLogStartOffset(-1));
+            }
+        }
+        return copy;
+    }
+
+    private static MemoryRecords records(long timestamp, String... values) {
+        List<SimpleRecord> records = new ArrayList<>();
+        for (String value : values) {
+            records.add(new SimpleRecord(timestamp, value.getBytes(StandardCharsets.UTF_8)));
+        }
+        return MemoryRecords.withRecords(CompressionType.NONE, records.toArray(SimpleRecord[]::new));
+    }
+
+    /** Whether one component of the frame is a view of exactly {@code records}' memory. */
+    private static boolean sharesMemory(CompositeByteBuf frame, ByteBuffer records) {
+        for (int i = 0; i < frame.numComponents(); i++) {
+            ByteBuf component = frame.component(i);
+            if (component.hasArray() && component.array() == records.array()
+                    && component.arrayOffset() + component.readerIndex() == records.arrayOffset() + records.position()
+                    && component.readableBytes() == records.remaining()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Where the records' bytes start in the frame, relative to its reader index. */
+    private static int indexOf(ByteBuf frame, MemoryRecords records) {
+        byte[] needle = new byte[records.sizeInBytes()];
+        records.buffer().get(needle);
+        byte[] hay = new byte[frame.readableBytes()];
+        frame.getBytes(frame.readerIndex(), hay);
+        outer:
+        for (int i = 0; i + needle.length <= hay.length; i++) {
+            for (int j = 0; j < needle.length; j++) {
+                if (hay[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        throw new AssertionError("records not found in the frame");
+    }
+}

@@ -1,0 +1,188 @@
+package io.kaas.adapter.wire.handler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+import io.kaas.adapter.wire.mapping.TopicIdMapping;
+import io.kaas.adapter.wire.support.InMemoryBroker;
+import io.kaas.adapter.wire.support.NettyLeakDetection;
+import io.kaas.adapter.wire.support.ServedVersions;
+import io.kaas.adapter.wire.support.WireChannel;
+import io.kaas.domain.topic.Topic;
+import java.util.stream.Stream;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.message.CreateTopicsRequestData;
+import org.apache.kafka.common.message.CreateTopicsResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.CreateTopicsRequest;
+import org.apache.kafka.common.requests.CreateTopicsResponse;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** CreateTopics at every served version, against the real topic service. */
+@ExtendWith(NettyLeakDetection.class)
+class CreateTopicsHandlerTest {
+    private static final int NO_DEFAULT = -1;
+
+    private final InMemoryBroker broker = new InMemoryBroker();
+    private WireChannel wire;
+
+    static Stream<Short> versions() {
+        return ServedVersions.of(ApiKeys.CREATE_TOPICS);
+    }
+
+    static Stream<Short> versionsWithValidateOnly() {
+        return ServedVersions.from(ApiKeys.CREATE_TOPICS, 1);
+    }
+
+    static Stream<Short> versionsWithDefaults() {
+        return ServedVersions.from(ApiKeys.CREATE_TOPICS, 4);
+    }
+
+    @BeforeEach
+    void connect() {
+        wire = new WireChannel(broker.registry());
+    }
+
+    @AfterEach
+    void disconnect() {
+        wire.close();
+    }
+
+    @ParameterizedTest(name = "v{0}")
+    @MethodSource("versions")
+    void createsATopic(short version) {
+        CreateTopicsRequestData data = new CreateTopicsRequestData().setTimeoutMs(30_000);
+        data.topics().add(topic("orders", 3, 1).setConfigs(configs("retention.ms", "60000")));
+
+        CreateTopicsResponseData.CreatableTopicResult result = only(wire.roundTrip(build(version, data)));
+
+        Topic created = broker.topics().byName("orders").orElseThrow();
+        assertThat(created.partitionCount()).isEqualTo(3);
+        assertThat(created.configs()).containsEntry("retention.ms", "60000");
+        assertThat(result.name()).isEqualTo("orders");
+        assertThat(result.errorCode()).isEqualTo(Errors.NONE.code());
+        if (version >= 1) {
+            assertThat(result.errorMessage()).isNull();
+        }
+        assertThat(result.topicId()).isEqualTo(version >= 7 ? TopicIdMapping.toWire(created.id()) : Uuid.ZERO_UUID);
+        if (version >= 5) {
+            assertThat(result.numPartitions()).isEqualTo(3);
+            assertThat(result.replicationFactor()).isEqualTo((short) 1);
+            assertThat(result.configs()).singleElement().satisfies(c -> {
+                assertThat(c.name()).isEqualTo("retention.ms");
+                assertThat(c.value()).isEqualTo("60000");
+            });
+        } else {
+            assertThat(result.numPartitions()).isEqualTo(-1);
+            assertThat(result.configs()).isEmpty();
+        }
+    }
+
+    @ParameterizedTest(name = "v{0}")
+    @MethodSource("versionsWithDefaults")
+    void partitionsAndReplicationFactorDefaultToTheBrokers(short version) {
+        CreateTopicsRequestData data = new CreateTopicsRequestData();
+        data.topics().add(topic("orders", NO_DEFAULT, NO_DEFAULT));
+
+        CreateTopicsResponseData.CreatableTopicResult result = only(wire.roundTrip(build(version, data)));
+
+        assertThat(result.errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(broker.topics().byName("orders").orElseThrow().partitionCount())
+                .isEqualTo(InMemoryBroker.DEFAULT_PARTITIONS);
+    }
+
+    @ParameterizedTest(name = "v{0}")
+    @MethodSource("versionsWithValidateOnly")
+    void validateOnlyChecksWithoutCreating(short version) {
+        CreateTopicsRequestData data = new CreateTopicsRequestData().setValidateOnly(true);
+        data.topics().add(topic("orders", 4, 1));
+
+        CreateTopicsResponseData.CreatableTopicResult result = only(wire.roundTrip(build(version, data)));
+
+        assertThat(result.errorCode()).isEqualTo(Errors.NONE.code());
+        if (version >= 5) {
+            assertThat(result.numPartitions()).isEqualTo(4);
+        }
+        assertThat(broker.topics().byName("orders")).as("validate_only creates nothing").isEmpty();
+    }
+
+    @ParameterizedTest(name = "v{0}")
+    @MethodSource("versions")
+    void aTopicNamedTwiceIsAnInvalidRequestAndTheOthersAreCreated(short version) {
+        CreateTopicsRequestData data = new CreateTopicsRequestData();
+        data.topics().add(topic("twice", 1, 1));
+        data.topics().add(topic("once", 1, 1));
+        data.topics().add(topic("twice", 2, 1));
+
+        CreateTopicsResponse response = wire.roundTrip(build(version, data));
+
+        assertThat(response.data().topics()).extracting(CreateTopicsResponseData.CreatableTopicResult::name,
+                        CreateTopicsResponseData.CreatableTopicResult::errorCode)
+                .containsExactly(tuple("twice", Errors.INVALID_REQUEST.code()),
+                        tuple("once", Errors.NONE.code()));
+        assertThat(broker.topics().byName("twice")).isEmpty();
+        assertThat(broker.topics().byName("once")).isPresent();
+        if (version >= 1) {
+            assertThat(response.data().topics().find("twice").errorMessage()).contains("multiple entries", "twice");
+        }
+    }
+
+    @ParameterizedTest(name = "v{0}")
+    @MethodSource("versions")
+    void anExistingTopicIsReported(short version) {
+        broker.createTopic("orders", 1);
+        CreateTopicsRequestData data = new CreateTopicsRequestData();
+        data.topics().add(topic("orders", 3, 1));
+
+        CreateTopicsResponseData.CreatableTopicResult result = only(wire.roundTrip(build(version, data)));
+
+        assertThat(result.errorCode()).isEqualTo(Errors.TOPIC_ALREADY_EXISTS.code());
+        if (version >= 1) {
+            assertThat(result.errorMessage()).isEqualTo("Topic 'orders' already exists.");
+        }
+        assertThat(result.topicId()).isEqualTo(Uuid.ZERO_UUID);
+        assertThat(broker.topics().byName("orders").orElseThrow().partitionCount()).isEqualTo(1);
+    }
+
+    @ParameterizedTest(name = "v{0}")
+    @MethodSource("versions")
+    void anIllegalNameOrPartitionCountIsRefused(short version) {
+        CreateTopicsRequestData data = new CreateTopicsRequestData();
+        data.topics().add(topic("no spaces", 1, 1));
+        data.topics().add(topic("zero-partitions", 0, 1));
+
+        CreateTopicsResponse response = wire.roundTrip(build(version, data));
+
+        assertThat(response.data().topics().find("no spaces").errorCode())
+                .isEqualTo(Errors.INVALID_TOPIC_EXCEPTION.code());
+        assertThat(response.data().topics().find("zero-partitions").errorCode())
+                .isEqualTo(Errors.INVALID_PARTITIONS.code());
+        assertThat(broker.topics().all()).isEmpty();
+    }
+
+    private static CreateTopicsRequest build(short version, CreateTopicsRequestData data) {
+        return new CreateTopicsRequest.Builder(data).build(version);
+    }
+
+    private static CreateTopicsRequestData.CreatableTopic topic(String name, int partitions, int replicationFactor) {
+        return new CreateTopicsRequestData.CreatableTopic().setName(name).setNumPartitions(partitions)
+                .setReplicationFactor((short) replicationFactor);
+    }
+
+    private static CreateTopicsRequestData.CreateableTopicConfigCollection configs(String name, String value) {
+        CreateTopicsRequestData.CreateableTopicConfigCollection configs =
+                new CreateTopicsRequestData.CreateableTopicConfigCollection();
+        configs.add(new CreateTopicsRequestData.CreateableTopicConfig().setName(name).setValue(value));
+        return configs;
+    }
+
+    private static CreateTopicsResponseData.CreatableTopicResult only(CreateTopicsResponse response) {
+        assertThat(response.data().topics()).hasSize(1);
+        return response.data().topics().iterator().next();
+    }
+}

@@ -1,0 +1,100 @@
+package io.kaas.adapter.wire.support;
+
+import io.kaas.adapter.wire.KafkaApis;
+import io.kaas.adapter.wire.UseCases;
+import io.kaas.adapter.wire.dispatch.ApiRegistry;
+import io.kaas.application.fake.ManualClock;
+import io.kaas.application.fake.ManualScheduler;
+import io.kaas.application.log.LogConfig;
+import io.kaas.application.log.MemoryLogEngine;
+import io.kaas.application.memory.InMemoryProducerIdBlockStore;
+import io.kaas.application.memory.InMemoryTopicStore;
+import io.kaas.application.port.in.TopicAdminUseCase;
+import io.kaas.application.service.BrokerSettings;
+import io.kaas.application.service.DeleteRecordsService;
+import io.kaas.application.service.FetchPurgatory;
+import io.kaas.application.service.FetchService;
+import io.kaas.application.service.ListOffsetsService;
+import io.kaas.application.service.MetadataService;
+import io.kaas.application.service.ProduceService;
+import io.kaas.application.service.ProducerIdService;
+import io.kaas.application.service.StandaloneCluster;
+import io.kaas.application.service.TopicService;
+import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.topic.Topic;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
+
+/**
+ * The real use cases of a standalone broker in memory mode (what {@code KAAS_STORAGE=memory}
+ * runs), with a manual clock and scheduler and seeded topic ids, behind the real API registry.
+ */
+public final class InMemoryBroker {
+    public static final String CLUSTER_ID = "kaas-wire-test-cluster";
+    public static final int BROKER_ID = 1;
+    public static final String HOST = "broker-1.kaas.test";
+    public static final int PORT = 9092;
+    public static final int DEFAULT_PARTITIONS = 2;
+
+    private final ManualClock clock = new ManualClock(1_700_000_000_000L);
+    private final ManualScheduler scheduler = new ManualScheduler(clock);
+    private final TopicService topics;
+    private final UseCases useCases;
+
+    public InMemoryBroker() {
+        this(true);
+    }
+
+    /** @param autoCreateTopics the broker's {@code auto.create.topics.enable} */
+    public InMemoryBroker(boolean autoCreateTopics) {
+        BrokerSettings settings = new BrokerSettings(BROKER_ID, DEFAULT_PARTITIONS, autoCreateTopics,
+                BrokerSettings.DEFAULT_MESSAGE_MAX_BYTES);
+        Random ids = new Random(42);
+        FetchPurgatory purgatory = new FetchPurgatory();
+        topics = new TopicService(new InMemoryTopicStore(), new MemoryLogEngine(purgatory, LogConfig.DEFAULTS), settings,
+                () -> new UUID(ids.nextLong(), ids.nextLong()));
+        topics.start();
+        StandaloneCluster cluster = new StandaloneCluster(CLUSTER_ID, BROKER_ID, HOST, () -> PORT);
+        useCases = new UseCases(
+                new ProduceService(topics, settings, clock, scheduler),
+                new FetchService(topics, purgatory, scheduler),
+                new ListOffsetsService(topics),
+                new MetadataService(topics, cluster, settings),
+                topics,
+                cluster,
+                new ProducerIdService(BROKER_ID, new InMemoryProducerIdBlockStore()),
+                new DeleteRecordsService(topics, Runnable::run));
+    }
+
+    public UseCases useCases() {
+        return useCases;
+    }
+
+    /** A fresh registry over this broker's use cases, as {@code KaasBroker} builds it. */
+    public ApiRegistry registry() {
+        return KafkaApis.registry(useCases);
+    }
+
+    public TopicService topics() {
+        return topics;
+    }
+
+    public ManualScheduler scheduler() {
+        return scheduler;
+    }
+
+    public ManualClock clock() {
+        return clock;
+    }
+
+    /** Creates a topic through the admin use case, failing the test if that does not work. */
+    public Topic createTopic(String name, int partitions) {
+        TopicAdminUseCase.CreateResult result = topics.create(new TopicAdminUseCase.CreateCommand(name, partitions,
+                TopicAdminUseCase.DEFAULT, Map.of(), Map.of(), false));
+        if (result.error() != KafkaError.NONE) {
+            throw new IllegalStateException("cannot create " + name + ": " + result.error() + " " + result.message());
+        }
+        return result.topic();
+    }
+}

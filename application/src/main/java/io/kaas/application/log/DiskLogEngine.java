@@ -1,0 +1,105 @@
+package io.kaas.application.log;
+
+import io.kaas.application.port.out.Clock;
+import io.kaas.application.port.out.Filesystem;
+import io.kaas.application.port.out.JsonCodec;
+import io.kaas.application.port.out.Scheduler;
+import io.kaas.domain.topic.Topic;
+import io.kaas.domain.topic.TopicPartition;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Partition logs in segment files under {@code <data>/<topic>/<partition>/}, on the
+ * {@link Filesystem} port. Opening a partition runs its recovery; closing persists what the next
+ * open needs to skip most of it.
+ */
+public final class DiskLogEngine implements LogEngine {
+    private static final Logger LOG = LoggerFactory.getLogger(DiskLogEngine.class);
+
+    private final Settings settings;
+    private final Filesystem fs;
+    private final JsonCodec codec;
+    private final Executor io;
+    private final Scheduler scheduler;
+    private final Clock clock;
+    private final AppendListener listener;
+    private final Map<TopicPartition, DiskPartitionLog> logs = new ConcurrentHashMap<>();
+
+    /**
+     * @param root              the data directory
+     * @param defaults          broker-wide storage settings, overridden per topic
+     * @param epoch             the leader epoch this broker opens partitions with
+     * @param fsyncMaxLatencyMs an fsync slower than this stalls its partition ({@code KAAS_FSYNC_MAX_LATENCY_MS})
+     */
+    public record Settings(Path root, LogConfig defaults, int epoch, long fsyncMaxLatencyMs) {
+    }
+
+    /**
+     * @param io runs fsyncs and the other slow file work; each partition uses at most one thread at a time
+     */
+    public DiskLogEngine(Settings settings, Filesystem fs, JsonCodec codec, Executor io, Scheduler scheduler, Clock clock,
+                         AppendListener listener) {
+        this.settings = settings;
+        this.fs = fs;
+        this.codec = codec;
+        this.io = io;
+        this.scheduler = scheduler;
+        this.clock = clock;
+        this.listener = listener;
+    }
+
+    @Override
+    public PartitionLog open(Topic topic, TopicPartition partition) {
+        return logs.computeIfAbsent(partition, tp -> {
+            LogConfig config = settings.defaults().withOverrides(topic.configs());
+            PartitionFiles files = PartitionFiles.of(settings.root(), tp);
+            try {
+                PartitionRecovery.Recovered recovered = new PartitionRecovery(fs, codec, files, config)
+                        .open(settings.epoch(), clock.nowMs());
+                return new DiskPartitionLog(tp, files, fs, codec, io, scheduler, listener, settings.fsyncMaxLatencyMs(),
+                        config, recovered);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot open the log of " + tp, e);
+            }
+        });
+    }
+
+    @Override
+    public void delete(Topic topic) {
+        for (int p = 0; p < topic.partitionCount(); p++) {
+            TopicPartition tp = topic.partition(p);
+            DiskPartitionLog log = logs.remove(tp);
+            if (log != null) {
+                log.abandon();
+            }
+            Path dir = PartitionFiles.of(settings.root(), tp).dir();
+            try {
+                for (String name : fs.list(dir)) {
+                    fs.delete(dir.resolve(name));
+                }
+                fs.delete(dir);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot delete the log of " + tp, e);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        for (DiskPartitionLog log : logs.values()) {
+            try {
+                log.close();
+            } catch (IOException e) {
+                LOG.error("closing {} failed; the next open recovers it from the log", log.topicPartition(), e);
+            }
+        }
+        logs.clear();
+    }
+}

@@ -1,0 +1,690 @@
+package io.kaas.application.log;
+
+import io.kaas.application.port.out.Filesystem;
+import io.kaas.application.port.out.Filesystem.FileHandle;
+import io.kaas.application.port.out.JsonCodec;
+import io.kaas.application.port.out.Scheduler;
+import io.kaas.domain.batch.RecordBatchHeader;
+import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.idempotence.ProducerStateTable;
+import io.kaas.domain.idempotence.SequenceCheck;
+import io.kaas.domain.log.SegmentIndex;
+import io.kaas.domain.log.SegmentName;
+import io.kaas.domain.topic.TopicPartition;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A partition log in epoch-named segment files on the {@link Filesystem} port.
+ *
+ * <p>Appends run under the partition lock and only write (a positional write into the page cache)
+ * and publish a new read snapshot; they never fsync. A per-partition committer, single-flight on
+ * the I/O executor, does everything slow: the group-commit fsync that completes every waiting
+ * {@code acks=-1} append it covers, directory fsyncs for new segment files, sealing rolled segments
+ * (fsync, index files, producer snapshot) and the recovery checkpoint every
+ * {@value #CHECKPOINT_INTERVAL_BYTES} bytes. An fsync that outlives the watchdog, or fails, stalls
+ * the partition for good: later appends fail fast with KAFKA_STORAGE_ERROR.
+ */
+final class DiskPartitionLog implements PartitionLog {
+    private static final Logger LOG = LoggerFactory.getLogger(DiskPartitionLog.class);
+    /** Refresh the recovery checkpoint once this many more bytes of the active segment are fsynced. */
+    static final long CHECKPOINT_INTERVAL_BYTES = 64L * 1024 * 1024;
+
+    private final TopicPartition topicPartition;
+    private final PartitionFiles files;
+    private final Filesystem fs;
+    private final JsonCodec codec;
+    private final Executor io;
+    private final Scheduler scheduler;
+    private final AppendListener listener;
+    private final long fsyncMaxLatencyMs;
+    private volatile LogConfig config;
+
+    // --- append state, guarded by this ---
+    private final List<Segment> segments;
+    private final ProducerStateTable producers;
+    private final int epoch;
+    private long logStartOffset;
+    private long unflushedMessages;
+    private long requestedFlushOffset;
+    private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
+    private final List<Segment> sealing = new ArrayList<>();
+    private PartitionState.ProducerSnapshot pendingSnapshot;
+    private boolean directoryDirty;
+    private boolean committerRunning;
+    private boolean closed;
+    private List<Segment.View> closedViews;
+
+    // --- committer state ---
+    /** Held while the committer works, and by close, so file writes never interleave. */
+    private final ReentrantLock ioLock = new ReentrantLock();
+    private volatile long flushedOffset;
+    /** Guarded by this: the segment and position of the last recovery checkpoint. */
+    private SegmentName checkpointedSegment;
+    private long checkpointedPosition;
+
+    private volatile String failure;
+    private volatile Published published;
+
+    DiskPartitionLog(TopicPartition topicPartition, PartitionFiles files, Filesystem fs, JsonCodec codec, Executor io,
+                     Scheduler scheduler, AppendListener listener, long fsyncMaxLatencyMs, LogConfig config,
+                     PartitionRecovery.Recovered recovered) {
+        this.topicPartition = topicPartition;
+        this.files = files;
+        this.fs = fs;
+        this.codec = codec;
+        this.io = io;
+        this.scheduler = scheduler;
+        this.listener = listener;
+        this.fsyncMaxLatencyMs = fsyncMaxLatencyMs;
+        this.config = config;
+        this.segments = new ArrayList<>(recovered.segments());
+        this.producers = recovered.producers();
+        this.epoch = recovered.epoch();
+        this.logStartOffset = recovered.logStartOffset();
+        long end = active().nextOffset();
+        this.requestedFlushOffset = end;
+        this.flushedOffset = end;
+        this.checkpointedSegment = active().name;
+        this.checkpointedPosition = recovered.checkpointedPosition();
+        this.closedViews = closedViews();
+        publish();
+    }
+
+    @Override
+    public TopicPartition topicPartition() {
+        return topicPartition;
+    }
+
+    @Override
+    public int leaderEpoch() {
+        return epoch;
+    }
+
+    @Override
+    public void updateConfig(LogConfig newConfig) {
+        config = newConfig;
+    }
+
+    // ------------------------------------------------------------------------------------------ append
+
+    @Override
+    public AppendResult append(ByteBuffer batch, long nowMs) {
+        AppendResult result;
+        synchronized (this) {
+            if (closed) {
+                return new AppendResult.Rejected(KafkaError.NOT_LEADER_OR_FOLLOWER, "The log of " + topicPartition
+                        + " is closed");
+            }
+            String failed = failure;
+            if (failed != null) {
+                return new AppendResult.Rejected(KafkaError.KAFKA_STORAGE_ERROR, failed);
+            }
+            RecordBatchHeader header = RecordBatchHeader.at(batch);
+            SequenceCheck check = producers.classify(header);
+            if (check instanceof SequenceCheck.Duplicate duplicate) {
+                return new AppendResult.Duplicate(duplicate.original().firstOffset(), logStartOffset);
+            }
+            if (check instanceof SequenceCheck.Reject reject) {
+                return new AppendResult.Rejected(reject.error(), reject.message());
+            }
+            LogConfig cfg = config;
+            int size = batch.remaining();
+            try {
+                if (active().isFull(size, cfg.segmentBytes(), cfg.segmentMs(), nowMs)) {
+                    roll(nowMs);
+                }
+            } catch (IOException e) {
+                return storageError("cannot roll " + topicPartition + ": " + e.getMessage());
+            }
+            Segment active = active();
+            long baseOffset = active.nextOffset();
+            header.setBaseOffset(baseOffset);
+            header.setPartitionLeaderEpoch(epoch);
+            int position = active.size();
+            try {
+                active.log.write(batch.duplicate(), position);
+            } catch (IOException e) {
+                discardTail(active, position);
+                return storageError("cannot write " + topicPartition + ": " + e.getMessage());
+            }
+            active.added(position, header);
+            producers.record(header, baseOffset, nowMs);
+            unflushedMessages += header.recordsCount();
+            publish();
+            CompletionStage<Void> durable = CompletableFuture.completedFuture(null);
+            if (unflushedMessages >= cfg.flushIntervalMessages()) {
+                unflushedMessages = 0;
+                requestedFlushOffset = active.nextOffset();
+                CompletableFuture<Void> waiter = new CompletableFuture<>();
+                waiters.addLast(new Waiter(requestedFlushOffset, waiter));
+                durable = waiter;
+                startCommitterIfIdle();
+            }
+            result = new AppendResult.Appended(baseOffset, -1L, logStartOffset, durable);
+        }
+        listener.onAppend(topicPartition);
+        return result;
+    }
+
+    private AppendResult storageError(String message) {
+        return new AppendResult.Rejected(KafkaError.KAFKA_STORAGE_ERROR, message);
+    }
+
+    /** Best effort: cut bytes of a failed write so they cannot be mistaken for a batch. */
+    private static void discardTail(Segment segment, int position) {
+        try {
+            segment.log.truncate(position);
+        } catch (IOException ignored) {
+            // recovery's CRC scan truncates whatever remains after a crash; until then reads stop at the published end
+        }
+    }
+
+    /** Starts a new segment at the log end; the old one is sealed by the committer. Under the lock. */
+    private void roll(long nowMs) throws IOException {
+        Segment old = active();
+        SegmentName name = new SegmentName(epoch, old.nextOffset());
+        FileHandle handle = fs.open(files.log(name), true);
+        segments.add(new Segment(name, handle, new SegmentIndex(), config.indexIntervalBytes(), nowMs));
+        sealing.add(old);
+        closedViews = closedViews();
+        pendingSnapshot = PartitionState.ProducerSnapshot.of(old.nextOffset(), producers.windows());
+        directoryDirty = true;
+        startCommitterIfIdle();
+    }
+
+    private Segment active() {
+        return segments.get(segments.size() - 1);
+    }
+
+    /** Publishes a new read snapshot; closed segments' views are reused until the segment list changes. */
+    private void publish() {
+        long end = active().nextOffset();
+        published = new Published(closedViews, active().view(), new LogOffsets(logStartOffset, end, end));
+    }
+
+    /** Views of every segment but the active one; recomputed when segments roll or go. Under the lock. */
+    private List<Segment.View> closedViews() {
+        List<Segment.View> views = new ArrayList<>(segments.size() - 1);
+        for (int i = 0; i < segments.size() - 1; i++) {
+            views.add(segments.get(i).view());
+        }
+        return List.copyOf(views);
+    }
+
+    // ------------------------------------------------------------------------------------------ committer
+
+    private void startCommitterIfIdle() {
+        if (!committerRunning) {
+            committerRunning = true;
+            io.execute(this::runCommitter);
+        }
+    }
+
+    /**
+     * Work sampled under the lock: every byte below {@code target} lies in {@code toForce}. A due
+     * checkpoint is sampled at the same instant, so its position, offset and snapshot agree.
+     */
+    private record Work(long target, List<Segment> toForce, List<Segment> sealed, boolean syncDirectory,
+                        PartitionState.ProducerSnapshot rollSnapshot, Checkpoint checkpoint) {
+    }
+
+    /** A recovery checkpoint to write once the active segment is fsynced past {@code position}. */
+    private record Checkpoint(Segment segment, int position, SegmentIndex.View index,
+                              PartitionState.ProducerSnapshot snapshot) {
+    }
+
+    private void runCommitter() {
+        while (true) {
+            Work work;
+            synchronized (this) {
+                boolean flushDue = requestedFlushOffset > flushedOffset;
+                if (failure != null || closed || (!flushDue && sealing.isEmpty() && !directoryDirty && pendingSnapshot == null)) {
+                    committerRunning = false;
+                    return;
+                }
+                List<Segment> toForce = new ArrayList<>(sealing);
+                toForce.add(active());
+                work = new Work(requestedFlushOffset, toForce, List.copyOf(sealing), directoryDirty, pendingSnapshot,
+                        dueCheckpoint());
+                directoryDirty = false;
+                pendingSnapshot = null;
+            }
+            ioLock.lock();
+            Scheduler.Cancellable watchdog = scheduler.schedule(() -> stall("an fsync of " + topicPartition
+                    + " took longer than " + fsyncMaxLatencyMs + " ms"), fsyncMaxLatencyMs);
+            try {
+                commit(work);
+            } catch (IOException | RuntimeException e) {
+                stall("fsync of " + topicPartition + " failed: " + e.getMessage());
+                return;
+            } finally {
+                watchdog.cancel();
+                ioLock.unlock();
+            }
+            if (failure != null) {
+                return; // the watchdog fired while we were blocked: the waiters have been failed already
+            }
+            synchronized (this) {
+                sealing.removeAll(work.sealed);
+            }
+            completeWaiters(work.target);
+        }
+    }
+
+    /** Completes every waiter whose batch lies below {@code durableOffset}, now fsynced. */
+    private void completeWaiters(long durableOffset) {
+        List<Waiter> done = new ArrayList<>();
+        synchronized (this) {
+            flushedOffset = Math.max(flushedOffset, durableOffset);
+            while (!waiters.isEmpty() && waiters.peekFirst().offset <= durableOffset) {
+                done.add(waiters.pollFirst());
+            }
+        }
+        done.forEach(w -> w.future.complete(null));
+    }
+
+    private void commit(Work work) throws IOException {
+        if (work.syncDirectory) {
+            fs.fsyncDirectory(files.dir());
+        }
+        for (Segment s : work.toForce) {
+            s.log.force();
+        }
+        for (Segment s : work.sealed) {
+            writeIndexFiles(s, s.index.view());
+        }
+        if (work.rollSnapshot != null) {
+            fs.writeAtomically(files.producerSnapshot(), codec.encode(work.rollSnapshot));
+        }
+        if (work.checkpoint != null) {
+            Checkpoint c = work.checkpoint;
+            writeIndexFiles(c.segment, c.index);
+            fs.writeAtomically(files.producerSnapshot(), codec.encode(c.snapshot));
+            fs.writeAtomically(files.checkpoint(), codec.encode(
+                    new PartitionState.Checkpoint(c.segment.name.stem(), c.position, c.snapshot.offset())));
+        }
+    }
+
+    /**
+     * A checkpoint of the active segment as it is now, if it grew {@value #CHECKPOINT_INTERVAL_BYTES}
+     * past the last one (or rolled since). Recovery then only scans what follows. Under the lock.
+     */
+    private Checkpoint dueCheckpoint() {
+        Segment active = active();
+        if (!active.name.equals(checkpointedSegment)) {
+            checkpointedSegment = active.name;
+            checkpointedPosition = 0;
+        }
+        if (active.size() - checkpointedPosition < CHECKPOINT_INTERVAL_BYTES) {
+            return null;
+        }
+        checkpointedPosition = active.size();
+        return new Checkpoint(active, active.size(), active.index.view(),
+                PartitionState.ProducerSnapshot.of(active.nextOffset(), producers.windows()));
+    }
+
+    private void writeIndexFiles(Segment segment, SegmentIndex.View index) throws IOException {
+        writeFile(files.index(segment.name), index.indexBytes());
+        writeFile(files.timeIndex(segment.name), index.timeIndexBytes());
+    }
+
+    private void writeFile(Path path, ByteBuffer content) throws IOException {
+        try (FileHandle handle = fs.open(path, true)) {
+            handle.truncate(0);
+            handle.write(content, 0);
+            handle.force();
+        }
+    }
+
+    /** Sticky failure: fail every waiter; appends fail fast from now on. */
+    private void stall(String reason) {
+        List<Waiter> failed;
+        synchronized (this) {
+            if (failure != null) {
+                return;
+            }
+            failure = reason;
+            committerRunning = false;
+            failed = new ArrayList<>(waiters);
+            waiters.clear();
+        }
+        IOException cause = new IOException(reason);
+        failed.forEach(w -> w.future.completeExceptionally(cause));
+    }
+
+    /** Whether the partition stopped accepting writes after a failed or stalled fsync. */
+    boolean isStalled() {
+        return failure != null;
+    }
+
+    private record Waiter(long offset, CompletableFuture<Void> future) {
+    }
+
+    // ------------------------------------------------------------------------------------------ read
+
+    @Override
+    public LogRead read(long fetchOffset, int maxBytes, boolean minOneBatch) {
+        Published view = published;
+        LogOffsets offsets = view.offsets;
+        if (fetchOffset < offsets.logStartOffset() || fetchOffset > offsets.highWatermark()) {
+            return LogRead.failed(KafkaError.OFFSET_OUT_OF_RANGE, offsets);
+        }
+        if (fetchOffset == offsets.highWatermark()) {
+            return LogRead.empty(offsets);
+        }
+        try {
+            for (int i = view.segmentIndexFor(fetchOffset); i < view.count(); i++) {
+                Segment.View segment = view.get(i);
+                if (fetchOffset < segment.endOffset()) {
+                    ByteBuffer records = readSegment(segment, fetchOffset, maxBytes, minOneBatch);
+                    return new LogRead(KafkaError.NONE, offsets, records);
+                }
+            }
+            return LogRead.empty(offsets);
+        } catch (IOException e) {
+            return LogRead.failed(KafkaError.KAFKA_STORAGE_ERROR, offsets);
+        }
+    }
+
+    /** Whole batches of one segment from the one holding {@code fetchOffset}, within {@code maxBytes}. */
+    private ByteBuffer readSegment(Segment.View segment, long fetchOffset, int maxBytes, boolean minOneBatch)
+            throws IOException {
+        int floor = segment.index().floorPosition(fetchOffset - segment.baseOffset());
+        int[] first = {-1, 0};
+        new BatchScanner(segment.segment().log).scan(floor, segment.endPosition(), -1, Long.MAX_VALUE, false,
+                (position, header) -> {
+                    if (header.lastOffset() < fetchOffset) {
+                        return true;
+                    }
+                    first[0] = position;
+                    first[1] = header.sizeInBytes();
+                    return false;
+                });
+        if (first[0] < 0 || (first[1] > maxBytes && !minOneBatch)) {
+            return LogRead.empty(LogOffsets.EMPTY).records();
+        }
+        int length = Math.max(first[1], Math.min(maxBytes, segment.endPosition() - first[0]));
+        ByteBuffer bytes = ByteBuffer.allocate(length);
+        while (bytes.hasRemaining()) {
+            if (segment.segment().log.read(bytes, first[0] + (long) bytes.position()) < 0) {
+                throw new IOException("segment " + segment.segment().name.logFile() + " is shorter than indexed");
+            }
+        }
+        bytes.flip();
+        bytes.limit(wholeBatchesPrefix(bytes));
+        return bytes;
+    }
+
+    /** Length of the longest prefix of {@code bytes} made of whole batches. */
+    private static int wholeBatchesPrefix(ByteBuffer bytes) {
+        int position = 0;
+        while (position + RecordBatchHeader.LOG_OVERHEAD <= bytes.limit()) {
+            int size = RecordBatchHeader.at(bytes, position).sizeInBytes();
+            if (position + size > bytes.limit()) {
+                break;
+            }
+            position += size;
+        }
+        return position;
+    }
+
+    @Override
+    public LogOffsets offsets() {
+        return published.offsets;
+    }
+
+    @Override
+    public Optional<TimestampOffset> offsetForTimestamp(long timestamp) {
+        Published view = published;
+        for (int i = 0; i < view.count(); i++) {
+            Segment.View segment = view.get(i);
+            if (segment.maxTimestamp() >= timestamp) {
+                return firstBatchAtOrAfter(segment, timestamp)
+                        .map(b -> new TimestampOffset(b.maxTimestamp, b.baseOffset));
+            }
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public Optional<TimestampOffset> maxTimestamp() {
+        Segment.View newest = null;
+        Published view = published;
+        for (int i = 0; i < view.count(); i++) {
+            Segment.View segment = view.get(i);
+            if (segment.endPosition() > 0 && (newest == null || segment.maxTimestamp() > newest.maxTimestamp())) {
+                newest = segment;
+            }
+        }
+        if (newest == null) {
+            return Optional.empty();
+        }
+        long max = newest.maxTimestamp();
+        return firstBatchAtOrAfter(newest, max).map(b -> new TimestampOffset(max, b.lastOffset));
+    }
+
+    private record FoundBatch(long baseOffset, long lastOffset, long maxTimestamp) {
+    }
+
+    private Optional<FoundBatch> firstBatchAtOrAfter(Segment.View segment, long timestamp) {
+        FoundBatch[] found = {null};
+        try {
+            new BatchScanner(segment.segment().log).scan(segment.index().scanStartForTimestamp(timestamp),
+                    segment.endPosition(), -1, Long.MAX_VALUE, false, (position, header) -> {
+                        if (header.maxTimestamp() < timestamp) {
+                            return true;
+                        }
+                        found[0] = new FoundBatch(header.baseOffset(), header.lastOffset(), header.maxTimestamp());
+                        return false;
+                    });
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+        return Optional.ofNullable(found[0]);
+    }
+
+    // ------------------------------------------------------------------------------------------ retention
+
+    /**
+     * Advances the log start to {@code offset} (DeleteRecords) and removes the closed segments it
+     * wholly covers. The new log start is durable (manifest) before this returns.
+     */
+    @Override
+    public KafkaError deleteRecordsBefore(long offset) {
+        List<Segment> removed;
+        synchronized (this) {
+            long end = active().nextOffset();
+            if (offset < 0 || offset > end) {
+                return KafkaError.OFFSET_OUT_OF_RANGE;
+            }
+            if (offset <= logStartOffset) {
+                return KafkaError.NONE;
+            }
+            logStartOffset = offset;
+            removed = dropClosedSegmentsBelow(offset);
+            closedViews = closedViews();
+            publish();
+        }
+        try {
+            writeManifest();
+            unlink(removed);
+        } catch (IOException e) {
+            LOG.error("DeleteRecords on {} could not persist the new log start {}", topicPartition, offset, e);
+            return KafkaError.KAFKA_STORAGE_ERROR;
+        }
+        return KafkaError.NONE;
+    }
+
+    /**
+     * Drops closed segments past {@code retention.ms} (by their newest timestamp) or beyond
+     * {@code retention.bytes}, oldest first. The active segment is never dropped.
+     */
+    @Override
+    public void applyRetention(long nowMs) {
+        List<Segment> removed;
+        synchronized (this) {
+            LogConfig cfg = config;
+            long total = 0;
+            for (Segment s : segments) {
+                total += s.size();
+            }
+            int drop = 0;
+            for (int i = 0; i < segments.size() - 1; i++) {
+                Segment s = segments.get(i);
+                boolean expired = cfg.retentionMs() >= 0 && s.maxTimestamp() >= 0 && nowMs - s.maxTimestamp() > cfg.retentionMs();
+                boolean oversized = cfg.retentionBytes() >= 0 && total - s.size() >= cfg.retentionBytes();
+                if (!expired && !oversized) {
+                    break;
+                }
+                total -= s.size();
+                drop++;
+            }
+            if (drop == 0) {
+                return;
+            }
+            long newStart = segments.get(drop).name.baseOffset();
+            logStartOffset = Math.max(logStartOffset, newStart);
+            removed = dropClosedSegmentsBelow(logStartOffset);
+            closedViews = closedViews();
+            publish();
+        }
+        try {
+            unlink(removed);
+            LOG.info("retention removed {} segment(s) of {}; log start is now {}", removed.size(), topicPartition,
+                    published.offsets.logStartOffset());
+        } catch (IOException e) {
+            LOG.warn("retention could not unlink segments of {}; recovery drops them below the log start", topicPartition, e);
+        }
+    }
+
+    /** Removes from the segment list the closed segments ending at or below {@code offset}. Under the lock. */
+    private List<Segment> dropClosedSegmentsBelow(long offset) {
+        List<Segment> removed = new ArrayList<>();
+        while (segments.size() > 1 && segments.get(0).nextOffset() <= offset && !sealing.contains(segments.get(0))) {
+            removed.add(segments.remove(0));
+        }
+        return removed;
+    }
+
+    /**
+     * Unlinks removed segments' files. Their handles stay open a while for readers already holding
+     * a snapshot (POSIX keeps unlinked files readable), then close.
+     */
+    private void unlink(List<Segment> removed) throws IOException {
+        if (removed.isEmpty()) {
+            return;
+        }
+        for (Segment s : removed) {
+            fs.delete(files.log(s.name));
+            fs.delete(files.index(s.name));
+            fs.delete(files.timeIndex(s.name));
+        }
+        fs.fsyncDirectory(files.dir());
+        scheduler.schedule(() -> removed.forEach(DiskPartitionLog::closeQuietly), DELETED_HANDLE_GRACE_MS);
+    }
+
+    /** How long a removed segment's handle stays open for in-flight reads (Apache's file.delete.delay.ms). */
+    static final long DELETED_HANDLE_GRACE_MS = 60_000;
+
+    // ------------------------------------------------------------------------------------------ close
+
+    /**
+     * Clean close (shutdown, relinquish): fsync everything, write the index files, producer snapshot,
+     * an end-of-log checkpoint and the manifest, then close the handles.
+     */
+    void close() throws IOException {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        ioLock.lock();
+        try {
+            if (failure == null) {
+                fs.fsyncDirectory(files.dir());
+                for (Segment s : segments) {
+                    s.log.force();
+                    writeIndexFiles(s, s.index.view());
+                }
+                Segment active = active();
+                long end = active.nextOffset();
+                fs.writeAtomically(files.producerSnapshot(),
+                        codec.encode(PartitionState.ProducerSnapshot.of(end, producers.windows())));
+                fs.writeAtomically(files.checkpoint(),
+                        codec.encode(new PartitionState.Checkpoint(active.name.stem(), active.size(), end)));
+                writeManifest();
+                completeWaiters(Long.MAX_VALUE);
+            }
+        } finally {
+            ioLock.unlock();
+            segments.forEach(DiskPartitionLog::closeQuietly);
+        }
+    }
+
+    /** Topic deleted: close the handles and write nothing, so no state lands in a recreated topic's directory. */
+    void abandon() {
+        synchronized (this) {
+            closed = true;
+        }
+        segments.forEach(DiskPartitionLog::closeQuietly);
+    }
+
+    void writeManifest() throws IOException {
+        long hwm;
+        long start;
+        synchronized (this) {
+            hwm = active().nextOffset();
+            start = logStartOffset;
+        }
+        fs.writeAtomically(files.manifest(), codec.encode(new PartitionState.Manifest(epoch, hwm, start)));
+    }
+
+    private static void closeQuietly(Segment segment) {
+        try {
+            segment.log.close();
+        } catch (IOException ignored) {
+            // closing a read/write handle loses nothing: durability came from force()
+        }
+    }
+
+    /** What readers see: the segments and the offsets after the last published append. */
+    private record Published(List<Segment.View> closed, Segment.View active, LogOffsets offsets) {
+        int count() {
+            return closed.size() + 1;
+        }
+
+        Segment.View get(int i) {
+            return i < closed.size() ? closed.get(i) : active;
+        }
+
+        /** Index of the last segment whose base offset is at or below {@code offset}, or 0. */
+        int segmentIndexFor(long offset) {
+            int lo = 0;
+            int hi = count() - 1;
+            int found = 0;
+            while (lo <= hi) {
+                int mid = (lo + hi) >>> 1;
+                if (get(mid).baseOffset() <= offset) {
+                    found = mid;
+                    lo = mid + 1;
+                } else {
+                    hi = mid - 1;
+                }
+            }
+            return found;
+        }
+    }
+}

@@ -1,0 +1,214 @@
+package io.kaas.application.log;
+
+import io.kaas.application.port.out.Filesystem;
+import io.kaas.application.port.out.Filesystem.FileHandle;
+import io.kaas.application.port.out.JsonCodec;
+import io.kaas.domain.idempotence.ProducerStateTable;
+import io.kaas.domain.log.SegmentIndex;
+import io.kaas.domain.log.SegmentName;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Opens a partition's directory and brings it to a state safe to append to, trusting the log over
+ * the manifest:
+ *
+ * <ol>
+ * <li>Segments are walked in offset order; each must start where the previous ended. Closed
+ * segments reuse their index files and scan only past the last entry (a deposed leader may have
+ * written beyond the next segment's base: the scan stops there). The active segment's index is
+ * trusted only below the recovery checkpoint.</li>
+ * <li>Scans verify every batch's CRC32C and stop at the first short, impossible, out-of-sequence or
+ * corrupt batch; the torn tail is truncated before any write, and segments after a gap are dropped
+ * (nothing there was acknowledged: an acks=-1 answer waits for an fsync covering every earlier segment).</li>
+ * <li>Producer state is the snapshot plus a replay of the batch headers after it.</li>
+ * <li>Opening with a newer epoch than the active segment's starts a fresh segment stamped with it.</li>
+ * <li>The manifest is rewritten with the recovered state.</li>
+ * </ol>
+ */
+final class PartitionRecovery {
+
+    /** What a partition log starts from. */
+    record Recovered(List<Segment> segments, ProducerStateTable producers, int epoch, long logStartOffset,
+                     long checkpointedPosition) {
+    }
+
+    private final Filesystem fs;
+    private final JsonCodec codec;
+    private final PartitionFiles files;
+    private final LogConfig config;
+
+    PartitionRecovery(Filesystem fs, JsonCodec codec, PartitionFiles files, LogConfig config) {
+        this.fs = fs;
+        this.codec = codec;
+        this.files = files;
+        this.config = config;
+    }
+
+    Recovered open(int requestedEpoch, long nowMs) throws IOException {
+        fs.createDirectories(files.dir());
+        Optional<PartitionState.Manifest> manifest = read(files.manifest(), PartitionState.Manifest.class);
+        List<SegmentName> names = segmentNames();
+        int epoch = requestedEpoch;
+        epoch = Math.max(epoch, manifest.map(PartitionState.Manifest::epoch).orElse(0));
+        for (SegmentName name : names) {
+            epoch = Math.max(epoch, name.epoch());
+        }
+        List<Segment> segments = recoverSegments(names, nowMs);
+        if (segments.isEmpty()) {
+            long base = manifest.map(m -> Math.max(m.highWatermark(), m.logStartOffset())).orElse(0L);
+            segments.add(createSegment(new SegmentName(epoch, base), nowMs));
+        }
+        Segment active = segments.get(segments.size() - 1);
+        if (epoch > active.name.epoch()) {
+            segments.add(createSegment(new SegmentName(epoch, active.nextOffset()), nowMs));
+            if (active.isEmpty()) {
+                segments.remove(active);
+                deleteSegmentFiles(active);
+            }
+        }
+        ProducerStateTable producers = recoverProducers(segments);
+        long logStart = Math.max(segments.get(0).name.baseOffset(),
+                manifest.map(PartitionState.Manifest::logStartOffset).orElse(0L));
+        Segment last = segments.get(segments.size() - 1);
+        logStart = Math.min(logStart, last.nextOffset());
+        fs.writeAtomically(files.manifest(), codec.encode(new PartitionState.Manifest(epoch, last.nextOffset(), logStart)));
+        long checkpointed = read(files.checkpoint(), PartitionState.Checkpoint.class)
+                .filter(c -> c.segment().equals(last.name.stem()) && c.bytePosition() <= last.size())
+                .map(PartitionState.Checkpoint::bytePosition).orElse(0L);
+        return new Recovered(segments, producers, epoch, logStart, checkpointed);
+    }
+
+    private List<SegmentName> segmentNames() throws IOException {
+        Map<Long, SegmentName> byBase = new TreeMap<>();
+        for (String file : fs.list(files.dir())) {
+            SegmentName.parseLogFile(file).ifPresent(name -> byBase.merge(name.baseOffset(), name,
+                    (a, b) -> a.epoch() >= b.epoch() ? a : b)); // same base offset: the newer leader's file wins
+        }
+        return new ArrayList<>(byBase.values());
+    }
+
+    private List<Segment> recoverSegments(List<SegmentName> names, long nowMs) throws IOException {
+        List<Segment> segments = new ArrayList<>();
+        Optional<PartitionState.Checkpoint> checkpoint = read(files.checkpoint(), PartitionState.Checkpoint.class);
+        for (int i = 0; i < names.size(); i++) {
+            SegmentName name = names.get(i);
+            boolean last = i == names.size() - 1;
+            if (!segments.isEmpty() && segments.get(segments.size() - 1).nextOffset() != name.baseOffset()) {
+                dropFrom(names.subList(i, names.size()));
+                break;
+            }
+            FileHandle handle = fs.open(files.log(name), false);
+            long fileSize = handle.size();
+            long trustedIndexBytes = last
+                    ? checkpoint.filter(c -> c.segment().equals(name.stem())).map(c -> Math.min(c.bytePosition(), fileSize)).orElse(0L)
+                    : fileSize;
+            long stopAt = last ? Long.MAX_VALUE : names.get(i + 1).baseOffset();
+            SegmentIndex index = loadIndex(name, trustedIndexBytes);
+            Segment segment = new Segment(name, handle, index, config.indexIntervalBytes(), nowMs);
+            BatchScanner.End end = scan(segment, fileSize, stopAt);
+            if (index.size() > 0 && end.position() == index.lastPosition() && fileSize > end.position()) {
+                // the loaded index points somewhere that is not the batch it names: rebuild it from the log
+                segment = new Segment(name, handle, new SegmentIndex(), config.indexIntervalBytes(), nowMs);
+                end = scan(segment, fileSize, stopAt);
+            }
+            if (end.position() < fileSize && (last || end.nextOffset() < stopAt)) {
+                handle.truncate(end.position()); // the torn tail: never append past unparseable bytes
+                handle.force();
+            }
+            segments.add(segment);
+            if (!last && end.nextOffset() != stopAt) {
+                dropFrom(names.subList(i + 1, names.size()));
+                break;
+            }
+        }
+        return segments;
+    }
+
+    /** Re-adds the segment's batches from its last index entry on, verifying each. */
+    private static BatchScanner.End scan(Segment segment, long fileSize, long stopAt) throws IOException {
+        segment.resumeAtLastIndexEntry();
+        return new BatchScanner(segment.log).scan(segment.size(), fileSize, segment.nextOffset(), stopAt, true,
+                (position, header) -> {
+                    segment.added(position, header);
+                    return true;
+                });
+    }
+
+    private SegmentIndex loadIndex(SegmentName name, long trustedBytes) throws IOException {
+        if (trustedBytes == 0) {
+            return new SegmentIndex();
+        }
+        Optional<byte[]> index = fs.readAll(files.index(name));
+        Optional<byte[]> timeIndex = fs.readAll(files.timeIndex(name));
+        if (index.isEmpty() || timeIndex.isEmpty()) {
+            return new SegmentIndex();
+        }
+        return SegmentIndex.read(ByteBuffer.wrap(index.get()), ByteBuffer.wrap(timeIndex.get()), trustedBytes);
+    }
+
+    /** Replays batch headers after the producer snapshot; without a usable snapshot, the whole log. */
+    private ProducerStateTable recoverProducers(List<Segment> segments) throws IOException {
+        ProducerStateTable producers = new ProducerStateTable();
+        long end = segments.get(segments.size() - 1).nextOffset();
+        long from = segments.get(0).name.baseOffset();
+        Optional<PartitionState.ProducerSnapshot> snapshot = read(files.producerSnapshot(), PartitionState.ProducerSnapshot.class)
+                .filter(s -> s.offset() >= from && s.offset() <= end);
+        if (snapshot.isPresent()) {
+            producers.restore(snapshot.get().windows());
+        }
+        long replayFrom = snapshot.map(PartitionState.ProducerSnapshot::offset).orElse(from);
+        for (Segment segment : segments) {
+            if (segment.nextOffset() <= replayFrom) {
+                continue;
+            }
+            int start = segment.index.view().floorPosition(Math.max(0, replayFrom - segment.name.baseOffset()));
+            new BatchScanner(segment.log).scan(start, segment.size(), -1, Long.MAX_VALUE, false, (position, header) -> {
+                if (header.baseOffset() >= replayFrom) {
+                    producers.record(header, header.baseOffset(), header.maxTimestamp());
+                }
+                return true;
+            });
+        }
+        return producers;
+    }
+
+    private Segment createSegment(SegmentName name, long nowMs) throws IOException {
+        FileHandle handle = fs.open(files.log(name), true);
+        fs.fsyncDirectory(files.dir());
+        return new Segment(name, handle, new SegmentIndex(), config.indexIntervalBytes(), nowMs);
+    }
+
+    /** Segments after a gap hold nothing acknowledged; remove them so offsets stay contiguous. */
+    private void dropFrom(List<SegmentName> names) throws IOException {
+        for (SegmentName name : names) {
+            fs.delete(files.log(name));
+            fs.delete(files.index(name));
+            fs.delete(files.timeIndex(name));
+        }
+        fs.fsyncDirectory(files.dir());
+    }
+
+    private void deleteSegmentFiles(Segment segment) throws IOException {
+        segment.log.close();
+        dropFrom(List.of(segment.name));
+    }
+
+    private <T> Optional<T> read(Path file, Class<T> type) throws IOException {
+        Optional<byte[]> bytes = fs.readAll(file);
+        if (bytes.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(codec.decode(bytes.get(), type));
+        } catch (IOException e) {
+            return Optional.empty(); // a torn or foreign file is as good as none: the log is authoritative
+        }
+    }
+}

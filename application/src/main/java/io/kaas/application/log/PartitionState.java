@@ -1,0 +1,52 @@
+package io.kaas.application.log;
+
+import io.kaas.domain.idempotence.BatchMetadata;
+import io.kaas.domain.idempotence.ProducerWindow;
+import java.util.Collection;
+import java.util.List;
+
+/** The small JSON files beside a partition's segments. */
+public final class PartitionState {
+    private PartitionState() {
+    }
+
+    /**
+     * {@code manifest.json}: written on open and on close, so it may lag; the log is authoritative.
+     */
+    public record Manifest(int epoch, long highWatermark, long logStartOffset) {
+    }
+
+    /**
+     * {@code recovery-checkpoint.json}: every byte of {@code segment}'s log below
+     * {@code bytePosition} is fsynced and ends at {@code nextOffset}; recovery scans only what follows.
+     */
+    public record Checkpoint(String segment, long bytePosition, long nextOffset) {
+    }
+
+    /** {@code producer-state.snapshot}: the dedupe windows as of {@code offset} (the log end they cover). */
+    public record ProducerSnapshot(long offset, List<Producer> producers) {
+
+        public static ProducerSnapshot of(long offset, Collection<ProducerWindow> windows) {
+            return new ProducerSnapshot(offset, windows.stream().map(w -> new Producer(w.producerId(), w.epoch(),
+                    w.lastTimestamp(), w.batches().stream().map(Batch::of).toList())).toList());
+        }
+
+        public List<ProducerWindow> windows() {
+            return producers.stream().map(p -> ProducerWindow.restore(p.producerId(), p.epoch(), p.lastTimestamp(),
+                    p.batches().stream().map(Batch::toMetadata).toList())).toList();
+        }
+
+        public record Producer(long producerId, short epoch, long lastTimestamp, List<Batch> batches) {
+        }
+
+        public record Batch(int firstSequence, int lastSequence, long firstOffset, int offsetDelta, long maxTimestamp) {
+            static Batch of(BatchMetadata b) {
+                return new Batch(b.firstSequence(), b.lastSequence(), b.firstOffset(), b.offsetDelta(), b.maxTimestamp());
+            }
+
+            BatchMetadata toMetadata() {
+                return new BatchMetadata(firstSequence, lastSequence, firstOffset, offsetDelta, maxTimestamp);
+            }
+        }
+    }
+}

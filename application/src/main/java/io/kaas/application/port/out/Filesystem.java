@@ -1,0 +1,84 @@
+package io.kaas.application.port.out;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The shared volume, as the storage engine may use it. Only the substrate contract's primitives
+ * are atomic: a same-directory {@link #rename}, an exclusive {@link #createExclusive}, and
+ * close-to-open visibility. Data is durable only once {@link FileHandle#force} returns, and a
+ * created, renamed or deleted name only once {@link #fsyncDirectory} of its directory returns.
+ *
+ * <p>Implementations: java.nio on the real volume, and a seeded fault-injecting simulation for
+ * tests (crashes lose what was not made durable; fsync and writes can fail; the disk can fill).
+ */
+public interface Filesystem {
+
+    /** Opens a file for positional reads and writes, creating it (empty) if {@code create} and absent. */
+    FileHandle open(Path file, boolean create) throws IOException;
+
+    /** Creates an empty file only if no file has that name; true if this call created it. */
+    boolean createExclusive(Path file) throws IOException;
+
+    /** The whole content of a small file, or empty if it does not exist. */
+    Optional<byte[]> readAll(Path file) throws IOException;
+
+    /** Names of the entries of a directory, or an empty list if it does not exist. */
+    List<String> list(Path dir) throws IOException;
+
+    /** Creates a directory and its missing parents, and makes each creation durable. */
+    void createDirectories(Path dir) throws IOException;
+
+    /** Renames within one directory, atomically replacing any existing target. */
+    void rename(Path from, Path to) throws IOException;
+
+    /** Removes a file; a missing file is not an error. */
+    void delete(Path file) throws IOException;
+
+    /** Makes creations, renames and deletions in a directory durable. */
+    void fsyncDirectory(Path dir) throws IOException;
+
+    boolean exists(Path file) throws IOException;
+
+    /** Last modification time, for files whose content does not say how old they are. */
+    long lastModifiedMs(Path file) throws IOException;
+
+    /**
+     * Replaces a file's content atomically and durably: write a temp file beside it, fsync it,
+     * rename it over the target, fsync the directory.
+     */
+    default void writeAtomically(Path file, byte[] content) throws IOException {
+        Path dir = file.getParent();
+        Path temp = dir.resolve("." + file.getFileName() + ".tmp");
+        try (FileHandle handle = open(temp, true)) {
+            handle.truncate(0);
+            handle.write(ByteBuffer.wrap(content), 0);
+            handle.force();
+        }
+        rename(temp, file);
+        fsyncDirectory(dir);
+    }
+
+    /** An open file. Positional I/O only: there is no shared file pointer. */
+    interface FileHandle extends AutoCloseable {
+
+        /** Writes all of {@code src} at {@code position}. */
+        void write(ByteBuffer src, long position) throws IOException;
+
+        /** Reads into {@code dst} from {@code position}; the count read, or -1 at end of file. */
+        int read(ByteBuffer dst, long position) throws IOException;
+
+        /** Makes every byte written so far durable (fsync). */
+        void force() throws IOException;
+
+        long size() throws IOException;
+
+        void truncate(long size) throws IOException;
+
+        @Override
+        void close() throws IOException;
+    }
+}

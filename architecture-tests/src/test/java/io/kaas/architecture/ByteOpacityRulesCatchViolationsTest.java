@@ -1,0 +1,49 @@
+package io.kaas.architecture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import java.nio.ByteBuffer;
+import org.apache.kafka.common.record.MemoryRecords;
+import org.apache.kafka.common.record.Record;
+import org.apache.kafka.common.record.RecordBatch;
+import org.junit.jupiter.api.Test;
+
+/** The byte-opacity rules must flag real record decoding, or they prove nothing. */
+class ByteOpacityRulesCatchViolationsTest {
+
+    @Test
+    void recordIterationIsFlagged() {
+        JavaClasses decoder = new ClassFileImporter().importClasses(RecordDecoder.class);
+        assertThat(ByteOpacityRulesTest.noRecordIteration.evaluate(decoder).hasViolation()).isTrue();
+        assertThat(ByteOpacityRulesTest.noRecordLevelTypes.evaluate(decoder).hasViolation()).isTrue();
+    }
+
+    @Test
+    void headerOnlyAccessPasses() {
+        JavaClasses opaque = new ClassFileImporter().importClasses(OpaqueMover.class);
+        assertThat(ByteOpacityRulesTest.noRecordIteration.evaluate(opaque).hasViolation()).isFalse();
+        assertThat(ByteOpacityRulesTest.noRecordLevelTypes.evaluate(opaque).hasViolation()).isFalse();
+    }
+
+    /** What broker code must not do. */
+    static final class RecordDecoder {
+        long sumOffsets(MemoryRecords records) {
+            long sum = 0;
+            for (RecordBatch batch : records.batches()) {
+                for (Record record : batch) {
+                    sum += record.offset();
+                }
+            }
+            return sum;
+        }
+    }
+
+    /** What broker code does: wrap and unwrap the bytes. */
+    static final class OpaqueMover {
+        ByteBuffer bytes(ByteBuffer in) {
+            return MemoryRecords.readableRecords(in).buffer();
+        }
+    }
+}

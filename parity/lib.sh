@@ -1,0 +1,50 @@
+# Shared helpers for parity scenarios. A scenario is a bash script that drives one Apache Kafka 3.7
+# shell tool against $BOOTSTRAP and ends with exactly one of:  pass | fail "why" | skip "why".
+# Environment (set by run.sh): BOOTSTRAP, KAFKA_CP (Apache's tool classpath), JAVA, WORK (scratch dir),
+# APIS (file with the broker's ApiVersions as kafka-broker-api-versions prints it).
+set -uo pipefail
+
+SCENARIO="$(basename "$0" .sh)"
+TOOL_TIMEOUT="${TOOL_TIMEOUT:-90}"
+LOG4J="$WORK/tools-log4j.properties"
+[ -f "$LOG4J" ] || printf 'log4j.rootLogger=ERROR, e\nlog4j.appender.e=org.apache.log4j.ConsoleAppender\nlog4j.appender.e.Target=System.err\nlog4j.appender.e.layout=org.apache.log4j.PatternLayout\nlog4j.appender.e.layout.ConversionPattern=%%p %%m%%n\n' > "$LOG4J"
+
+pass() { echo "RESULT: PASS"; exit 0; }
+fail() { echo "RESULT: FAIL $*"; exit 0; }
+skip() { echo "RESULT: SKIP $*"; exit 0; }
+
+# tool CLASS ARGS... : runs an Apache tool main class; its stdout+stderr land in $OUT, its status in $RC.
+tool() {
+  local cls="$1"; shift
+  echo "\$ ${cls##*.} $*"
+  OUT="$(timeout "$TOOL_TIMEOUT" "$JAVA" -Xms64m -Xmx512m -XX:TieredStopAtLevel=1 -Dlog4j.configuration="file:$LOG4J" \
+        -cp "$KAFKA_CP" "$cls" "$@" 2>&1 < "${STDIN:-/dev/null}")"
+  RC=$?
+  printf '%s\n' "$OUT" | head -n "${SHOW_LINES:-25}" | sed 's/^/    | /'
+}
+
+# expect REGEX [why]: the last tool's output must match (grep -E, multi-line).
+expect() { grep -qE -- "$1" <<<"$OUT" || fail "${2:-expected /$1/ in the output}"; }
+# expect_not REGEX [why]
+expect_not() { ! grep -qE -- "$1" <<<"$OUT" || fail "${2:-did not expect /$1/ in the output}"; }
+# expect_ok [why]: the last tool exited 0
+expect_ok() { [ "$RC" = 0 ] || fail "${1:-exit status $RC}"; }
+# count REGEX: lines of the last output matching
+count() { grep -cE -- "$1" <<<"$OUT" || true; }
+
+# requires_api NAME WHY: skip unless the broker serves the API (as kafka-broker-api-versions names it).
+requires_api() {
+  grep -qE "^\s*$1\([0-9]+\): [0-9]" "$APIS" || skip "$2 (the broker does not serve $1)"
+}
+
+# A topic name unique to this scenario run.
+topic_name() { echo "parity-${SCENARIO}-$1-$$"; }
+
+# Common tool shorthands.
+topics() { tool org.apache.kafka.tools.TopicCommand --bootstrap-server "$BOOTSTRAP" "$@"; }
+create_topic() { topics --create --topic "$1" --partitions "${2:-1}" --replication-factor 1 >/dev/null; [ "$RC" = 0 ] || fail "could not create topic $1"; }
+produce_lines() { # topic count [prefix]
+  seq 1 "$2" | sed "s/^/${3:-line}-/" > "$WORK/$1.in"
+  STDIN="$WORK/$1.in" tool kafka.tools.ConsoleProducer --bootstrap-server "$BOOTSTRAP" --topic "$1" --producer-property acks=all
+  [ "$RC" = 0 ] || fail "console producer failed for $1"
+}
