@@ -59,6 +59,17 @@ class ListOffsetsServiceTest {
     }
 
     @Test
+    void aTimestampNeverResolvesBelowTheLogStart() {
+        // DeleteRecords may move the log start into a batch (2..4 here); Apache never answers an offset below it,
+        // and a consumer seeking below it would only get OFFSET_OUT_OF_RANGE.
+        topics.log(TP).orElseThrow().deleteRecordsBefore(3);
+
+        assertThat(list(1_101)).isEqualTo(new Result(KafkaError.NONE, 1_500, 3, 0));
+        assertThat(list(ListOffsetsUseCase.EARLIEST).offset()).isEqualTo(3);
+        assertThat(list(ListOffsetsUseCase.MAX_TIMESTAMP)).isEqualTo(new Result(KafkaError.NONE, 1_500, 4, 0));
+    }
+
+    @Test
     void aTimestampPastEveryRecordMatchesNothing() {
         assertThat(list(1_501)).isEqualTo(new Result(KafkaError.NONE, -1, -1, -1));
     }
