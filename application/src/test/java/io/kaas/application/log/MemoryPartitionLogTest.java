@@ -172,6 +172,19 @@ class MemoryPartitionLogTest {
     }
 
     @Test
+    void offsetsBelowTheLogStartAreOutOfRange() {
+        append(TestBatches.plain(2)); // 0..1
+        append(TestBatches.plain(2)); // 2..3
+        assertThat(log.deleteRecordsBefore(2)).isEqualTo(KafkaError.NONE);
+        assertThat(log.offsets()).isEqualTo(new LogOffsets(2, 4, 4));
+
+        LogRead below = log.read(1, Integer.MAX_VALUE, true);
+        assertThat(below.error()).isEqualTo(KafkaError.OFFSET_OUT_OF_RANGE);
+        assertThat(below.offsets()).isEqualTo(new LogOffsets(2, 4, 4));
+        assertThat(baseOffsets(log.read(2, Integer.MAX_VALUE, false))).containsExactly(2L);
+    }
+
+    @Test
     void readingAtTheHighWatermarkIsEmpty() {
         LogRead emptyLog = log.read(0, Integer.MAX_VALUE, true);
         assertThat(emptyLog.error()).isEqualTo(KafkaError.NONE);
