@@ -36,7 +36,7 @@ public interface PartitionLog {
      */
     Optional<TimestampOffset> offsetForTimestamp(long timestamp);
 
-    /** The batch holding the largest timestamp (the latest one on ties): its last offset and that timestamp. */
+    /** The batch holding the largest timestamp (the first one on ties, as Apache): its last offset and that timestamp. */
     Optional<TimestampOffset> maxTimestamp();
 
     /** The leader epoch this log's batches are stamped with. */

@@ -6,6 +6,7 @@ import io.kaas.application.port.in.MetadataUseCase;
 import io.kaas.application.port.in.TopicAdminUseCase;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.topic.Topic;
+import io.kaas.domain.topic.TopicNames;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -32,6 +33,11 @@ public final class MetadataService implements MetadataUseCase {
         List<TopicMetadata> out = new ArrayList<>(names.size());
         for (String name : names) {
             Optional<Topic> topic = topics.byName(name);
+            if (topic.isEmpty() && TopicNames.validate(name).isPresent()) {
+                // As Apache: an illegal name is INVALID_TOPIC_EXCEPTION whether or not auto-creation is on.
+                out.add(TopicMetadata.failed(name, KafkaError.INVALID_TOPIC_EXCEPTION));
+                continue;
+            }
             if (topic.isEmpty() && allowAutoCreate && settings.autoCreateTopics()) {
                 topic = autoCreate(name, out);
                 if (topic.isEmpty()) {

@@ -179,6 +179,10 @@ public final class TopicService implements TopicAdminUseCase {
                             + ", but no such broker is registered.");
                 }
             }
+            if (replicas.size() > 1) { // every entry is this broker by now, so any second one repeats it
+                return Optional.of("The manual partition assignment includes the broker " + replicas.get(0)
+                        + " more than once.");
+            }
         }
         return Optional.empty();
     }

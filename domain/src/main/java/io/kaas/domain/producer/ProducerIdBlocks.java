@@ -15,18 +15,20 @@ public final class ProducerIdBlocks {
     public static final int BLOCK_SIZE = 1000;
     /** Ids per broker: 2^40. */
     public static final long BROKER_SPACE = 1L << 40;
+    /** Largest broker id whose whole id range still fits a positive long (beyond it pids would go negative). */
+    public static final int MAX_BROKER_ID = (int) (Long.MAX_VALUE / BROKER_SPACE) - 1;
 
     private final int brokerId;
     private long nextLocal;
     private long blockEnd;
 
     /**
-     * @param brokerId     this broker's id, at least 0
+     * @param brokerId     this broker's id, 0 to {@link #MAX_BROKER_ID}
      * @param persistedEnd the block end last persisted (0 when none): every id below it may have been issued
      */
     public ProducerIdBlocks(int brokerId, long persistedEnd) {
-        if (brokerId < 0) {
-            throw new IllegalArgumentException("broker id must not be negative: " + brokerId);
+        if (brokerId < 0 || brokerId > MAX_BROKER_ID) {
+            throw new IllegalArgumentException("broker id must be in [0, " + MAX_BROKER_ID + "]: " + brokerId);
         }
         if (persistedEnd < 0 || persistedEnd > BROKER_SPACE) {
             throw new IllegalArgumentException("persisted block end out of range: " + persistedEnd);

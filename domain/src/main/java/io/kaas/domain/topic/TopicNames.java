@@ -10,25 +10,30 @@ public final class TopicNames {
     private TopicNames() {
     }
 
-    /** Why the name is illegal, with Apache's wording, or empty when it is legal. */
+    /** Why the name is illegal, worded exactly as kafka-clients 3.7.2's {@code Topic.validate}, or empty when legal. */
     public static Optional<String> validate(String name) {
+        return Optional.ofNullable(detectInvalid(name)).map(reason -> "Topic name is invalid: " + reason);
+    }
+
+    private static String detectInvalid(String name) {
         if (name == null || name.isEmpty()) {
-            return Optional.of("Topic name is illegal, it can't be empty");
+            return "the empty string is not allowed";
         }
-        if (name.equals(".") || name.equals("..")) {
-            return Optional.of("Topic name cannot be \".\" or \"..\"");
+        if (name.equals(".")) {
+            return "'.' is not allowed";
+        }
+        if (name.equals("..")) {
+            return "'..' is not allowed";
         }
         if (name.length() > MAX_LENGTH) {
-            return Optional.of("Topic name is illegal, it can't be longer than " + MAX_LENGTH
-                    + " characters, topic name: " + name);
+            return "the length of '" + name + "' is longer than the max allowed length " + MAX_LENGTH;
         }
         for (int i = 0; i < name.length(); i++) {
             if (!isLegalChar(name.charAt(i))) {
-                return Optional.of("Topic name \"" + name + "\" is illegal, it contains a character other than "
-                        + "ASCII alphanumerics, '.', '_' and '-'");
+                return "'" + name + "' contains one or more characters other than ASCII alphanumerics, '.', '_' and '-'";
             }
         }
-        return Optional.empty();
+        return null;
     }
 
     /** Whether two names map to the same metric name, which Apache forbids ('.' and '_' collide). */

@@ -3,6 +3,7 @@ package io.kaas.adapter.fs;
 import io.kaas.application.port.out.TopicStore;
 import io.kaas.domain.topic.Topic;
 import io.kaas.domain.topic.TopicIds;
+import io.kaas.domain.topic.TopicNames;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -39,8 +40,8 @@ public final class JsonTopicStore implements TopicStore {
         try (Stream<Path> dirs = Files.list(layout.root())) {
             for (Path dir : dirs.filter(Files::isDirectory).sorted().toList()) {
                 String name = dir.getFileName().toString();
-                if (name.equals(DataLayout.CLUSTER_DIR)) {
-                    continue;
+                if (name.equals(DataLayout.CLUSTER_DIR) || TopicNames.validate(name).isPresent()) {
+                    continue; // cluster state, or not a topic at all (lost+found at an ext4 volume's root)
                 }
                 Optional<Topic> topic = load(name);
                 if (topic.isPresent()) {

@@ -1,9 +1,11 @@
 package io.kaas.adapter.fs;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
@@ -14,40 +16,72 @@ class AtomicFilesTest {
     @TempDir
     Path dir;
 
-    @Test
-    void writeCreatesParentsReplacesContentAndLeavesNoTempFile() throws IOException {
-        Path file = dir.resolve("__cluster").resolve("producer_ids").resolve("kaas-1.json");
-        AtomicFiles.write(file, "one".getBytes(UTF_8));
-        AtomicFiles.write(file, "two".getBytes(UTF_8));
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
 
-        assertThat(Files.readString(file)).isEqualTo("two");
-        try (Stream<Path> entries = Files.list(file.getParent())) {
-            assertThat(entries.map(p -> p.getFileName().toString())).containsExactly("kaas-1.json");
+    private static long entries(Path dir) throws IOException {
+        try (Stream<Path> list = Files.list(dir)) {
+            return list.count();
         }
     }
 
     @Test
-    void deleteAndDeleteTreeTolerateMissingPaths() throws IOException {
-        Path topic = dir.resolve("orders");
-        AtomicFiles.write(topic.resolve("0").resolve("manifest.json"), "{}".getBytes(UTF_8));
+    void writeCreatesMissingDirectoriesAndTheFile() throws IOException {
+        Path target = dir.resolve("a/b/file.json");
 
-        AtomicFiles.delete(topic.resolve("missing.json"));
-        AtomicFiles.deleteTree(topic);
-        AtomicFiles.deleteTree(topic);
+        AtomicFiles.write(target, utf8("{\"v\":1}"));
 
-        assertThat(Files.exists(topic)).isFalse();
+        assertThat(target).hasContent("{\"v\":1}");
     }
 
     @Test
-    void jsonStoresRoundTripThroughTheSharedPrimitives() {
-        DataLayout layout = new DataLayout(dir);
-        JsonProducerIdBlockStore store = new JsonProducerIdBlockStore(layout, 7);
-        assertThat(store.load()).isZero();
+    void writeReplacesTheWholeContentAndLeavesNoTempFiles() throws IOException {
+        Path target = dir.resolve("file.json");
+        AtomicFiles.write(target, utf8("a much longer first version"));
 
-        store.persist(5000);
+        AtomicFiles.write(target, utf8("short"));
 
-        assertThat(new JsonProducerIdBlockStore(layout, 7).load()).isEqualTo(5000);
-        assertThat(ClusterIdFile.loadOrCreate(layout, () -> "abc")).isEqualTo("abc");
-        assertThat(ClusterIdFile.loadOrCreate(layout, () -> "other")).isEqualTo("abc");
+        assertThat(target).hasContent("short");
+        assertThat(entries(dir)).isOne();
+    }
+
+    @Test
+    void aFailedWriteLeavesTheOldContentAndNoTempFile() throws IOException {
+        Path target = dir.resolve("target");
+        Files.createDirectory(target);
+        Files.writeString(target.resolve("inside"), "x"); // a non-empty directory cannot be replaced
+
+        assertThatThrownBy(() -> AtomicFiles.write(target, utf8("new"))).isInstanceOf(UncheckedIOException.class);
+
+        assertThat(target.resolve("inside")).hasContent("x");
+        assertThat(entries(dir)).isOne();
+    }
+
+    @Test
+    void deleteRemovesAFileAndToleratesAMissingOne() throws IOException {
+        Path target = dir.resolve("gone.json");
+        AtomicFiles.write(target, utf8("x"));
+
+        AtomicFiles.delete(target);
+        AtomicFiles.delete(target);
+
+        assertThat(target).doesNotExist();
+    }
+
+    @Test
+    void deleteTreeRemovesNestedDirectoriesAndToleratesAMissingRoot() throws IOException {
+        Path root = dir.resolve("topic");
+        Files.createDirectories(root.resolve("0/deeper"));
+        Files.writeString(root.resolve(".config.json"), "{}");
+        Files.writeString(root.resolve("0/deeper/segment.log"), "bytes");
+        Path sibling = dir.resolve("sibling");
+        Files.writeString(sibling, "stays");
+
+        AtomicFiles.deleteTree(root);
+        AtomicFiles.deleteTree(root);
+
+        assertThat(root).doesNotExist();
+        assertThat(sibling).hasContent("stays");
     }
 }

@@ -1,0 +1,93 @@
+package io.kaas.application.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kaas.application.fake.SequentialTopicIds;
+import io.kaas.application.log.LogConfig;
+import io.kaas.application.log.MemoryLogEngine;
+import io.kaas.application.memory.InMemoryTopicStore;
+import io.kaas.application.port.in.ListOffsetsUseCase;
+import io.kaas.application.port.in.ListOffsetsUseCase.Result;
+import io.kaas.application.port.in.TopicAdminUseCase.CreateCommand;
+import io.kaas.domain.batch.TestBatches;
+import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.topic.TopicPartition;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class ListOffsetsServiceTest {
+    private static final TopicPartition TP = new TopicPartition("t", 0);
+
+    private final TopicService topics = new TopicService(new InMemoryTopicStore(), new MemoryLogEngine(tp -> { }, LogConfig.DEFAULTS),
+            new BrokerSettings(0, 1, false, BrokerSettings.DEFAULT_MESSAGE_MAX_BYTES), new SequentialTopicIds());
+    private final ListOffsetsService service = new ListOffsetsService(topics);
+
+    @BeforeEach
+    void topicWithThreeBatches() {
+        topics.create(new CreateCommand("t", 1, 1, Map.of(), Map.of(), false));
+        var log = topics.log(TP).orElseThrow();
+        log.append(TestBatches.batch().records(2).timestamps(1_000, 1_100).build(), 0L); // 0..1
+        log.append(TestBatches.batch().records(3).timestamps(1_200, 1_500).build(), 0L); // 2..4
+        log.append(TestBatches.batch().records(1).timestamps(1_300, 1_300).build(), 0L); // 5
+    }
+
+    private Result list(long timestamp) {
+        return service.listOffset(TP, timestamp, false);
+    }
+
+    @Test
+    void earliestAndEarliestLocalAreTheLogStart() {
+        assertThat(list(ListOffsetsUseCase.EARLIEST)).isEqualTo(new Result(KafkaError.NONE, -1, 0, 0));
+        assertThat(list(ListOffsetsUseCase.EARLIEST_LOCAL)).isEqualTo(new Result(KafkaError.NONE, -1, 0, 0));
+    }
+
+    @Test
+    void latestIsTheHighWatermark() {
+        assertThat(list(ListOffsetsUseCase.LATEST)).isEqualTo(new Result(KafkaError.NONE, -1, 6, 0));
+    }
+
+    @Test
+    void maxTimestampIsTheBatchHoldingTheLargestTimestamp() {
+        assertThat(list(ListOffsetsUseCase.MAX_TIMESTAMP)).isEqualTo(new Result(KafkaError.NONE, 1_500, 4, 0));
+    }
+
+    @Test
+    void aTimestampFindsTheFirstBatchReachingIt() {
+        assertThat(list(1_050)).isEqualTo(new Result(KafkaError.NONE, 1_100, 0, 0));
+        assertThat(list(1_101)).isEqualTo(new Result(KafkaError.NONE, 1_500, 2, 0));
+    }
+
+    @Test
+    void aTimestampNeverResolvesBelowTheLogStart() {
+        // DeleteRecords may move the log start into a batch (2..4 here); Apache never answers an offset below it,
+        // and a consumer seeking below it would only get OFFSET_OUT_OF_RANGE.
+        topics.log(TP).orElseThrow().deleteRecordsBefore(3);
+
+        assertThat(list(1_101)).isEqualTo(new Result(KafkaError.NONE, 1_500, 3, 0));
+        assertThat(list(ListOffsetsUseCase.EARLIEST).offset()).isEqualTo(3);
+        assertThat(list(ListOffsetsUseCase.MAX_TIMESTAMP)).isEqualTo(new Result(KafkaError.NONE, 1_500, 4, 0));
+    }
+
+    @Test
+    void aTimestampPastEveryRecordMatchesNothing() {
+        assertThat(list(1_501)).isEqualTo(new Result(KafkaError.NONE, -1, -1, -1));
+    }
+
+    @Test
+    void anEmptyLogAnswersMaxTimestampWithNoTimestampAtTheLogStart() {
+        topics.create(new CreateCommand("empty", 1, 1, Map.of(), Map.of(), false));
+        TopicPartition empty = new TopicPartition("empty", 0);
+        assertThat(service.listOffset(empty, ListOffsetsUseCase.MAX_TIMESTAMP, false))
+                .isEqualTo(new Result(KafkaError.NONE, -1, 0, 0));
+        assertThat(service.listOffset(empty, ListOffsetsUseCase.LATEST, false).offset()).isZero();
+    }
+
+    @Test
+    void anUnknownPartitionFails() {
+        assertThat(service.listOffset(new TopicPartition("t", 1), ListOffsetsUseCase.LATEST, false))
+                .isEqualTo(Result.failed(KafkaError.UNKNOWN_TOPIC_OR_PARTITION));
+        assertThat(service.listOffset(new TopicPartition("nope", 0), ListOffsetsUseCase.EARLIEST, false).error())
+                .isEqualTo(KafkaError.UNKNOWN_TOPIC_OR_PARTITION);
+    }
+}
