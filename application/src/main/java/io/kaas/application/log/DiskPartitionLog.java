@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  */
 final class DiskPartitionLog implements PartitionLog {
     private static final Logger LOG = LoggerFactory.getLogger(DiskPartitionLog.class);
-    /** Refresh the recovery checkpoint once this many more bytes of the active segment are fsynced. */
+    /** By default, refresh the recovery checkpoint once this many more bytes of the active segment are fsynced. */
     static final long CHECKPOINT_INTERVAL_BYTES = 64L * 1024 * 1024;
 
     private final TopicPartition topicPartition;
@@ -49,6 +49,7 @@ final class DiskPartitionLog implements PartitionLog {
     private final Scheduler scheduler;
     private final AppendListener listener;
     private final long fsyncMaxLatencyMs;
+    private final long checkpointIntervalBytes;
     private volatile LogConfig config;
 
     // --- append state, guarded by this ---
@@ -78,8 +79,8 @@ final class DiskPartitionLog implements PartitionLog {
     private volatile Published published;
 
     DiskPartitionLog(TopicPartition topicPartition, PartitionFiles files, Filesystem fs, JsonCodec codec, Executor io,
-                     Scheduler scheduler, AppendListener listener, long fsyncMaxLatencyMs, LogConfig config,
-                     PartitionRecovery.Recovered recovered) {
+                     Scheduler scheduler, AppendListener listener, long fsyncMaxLatencyMs, long checkpointIntervalBytes,
+                     LogConfig config, PartitionRecovery.Recovered recovered) {
         this.topicPartition = topicPartition;
         this.files = files;
         this.fs = fs;
@@ -88,6 +89,7 @@ final class DiskPartitionLog implements PartitionLog {
         this.scheduler = scheduler;
         this.listener = listener;
         this.fsyncMaxLatencyMs = fsyncMaxLatencyMs;
+        this.checkpointIntervalBytes = checkpointIntervalBytes;
         this.config = config;
         this.segments = new ArrayList<>(recovered.segments());
         this.producers = recovered.producers();
@@ -142,7 +144,7 @@ final class DiskPartitionLog implements PartitionLog {
             LogConfig cfg = config;
             int size = batch.remaining();
             try {
-                if (active().isFull(size, cfg.segmentBytes(), cfg.segmentMs(), nowMs)) {
+                if (active().isFull(header, size, cfg.segmentBytes(), cfg.segmentMs(), nowMs)) {
                     roll(nowMs);
                 }
             } catch (IOException e) {
@@ -318,7 +320,7 @@ final class DiskPartitionLog implements PartitionLog {
     }
 
     /**
-     * A checkpoint of the active segment as it is now, if it grew {@value #CHECKPOINT_INTERVAL_BYTES}
+     * A checkpoint of the active segment as it is now, if it grew {@code checkpointIntervalBytes}
      * past the last one (or rolled since). Recovery then only scans what follows. Under the lock.
      */
     private Checkpoint dueCheckpoint() {
@@ -327,7 +329,7 @@ final class DiskPartitionLog implements PartitionLog {
             checkpointedSegment = active.name;
             checkpointedPosition = 0;
         }
-        if (active.size() - checkpointedPosition < CHECKPOINT_INTERVAL_BYTES) {
+        if (active.size() - checkpointedPosition < checkpointIntervalBytes) {
             return null;
         }
         checkpointedPosition = active.size();

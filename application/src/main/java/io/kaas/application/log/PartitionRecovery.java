@@ -3,6 +3,7 @@ package io.kaas.application.log;
 import io.kaas.application.port.out.Filesystem;
 import io.kaas.application.port.out.Filesystem.FileHandle;
 import io.kaas.application.port.out.JsonCodec;
+import io.kaas.domain.batch.RecordBatchHeader;
 import io.kaas.domain.idempotence.ProducerStateTable;
 import io.kaas.domain.log.SegmentIndex;
 import io.kaas.domain.log.SegmentName;
@@ -122,6 +123,10 @@ final class PartitionRecovery {
                 handle.truncate(end.position()); // the torn tail: never append past unparseable bytes
                 handle.force();
             }
+            if (last && !segment.isEmpty() && !segment.firstBatchTimestampKnown()) {
+                // resumed past its first batch: segment.ms measures from that batch's timestamp
+                segment.firstBatchTimestamp(firstBatchTimestamp(handle));
+            }
             segments.add(segment);
             if (!last && end.nextOffset() != stopAt) {
                 dropFrom(names.subList(i + 1, names.size()));
@@ -139,6 +144,14 @@ final class PartitionRecovery {
                     segment.added(position, header);
                     return true;
                 });
+    }
+
+    private static long firstBatchTimestamp(FileHandle log) throws IOException {
+        ByteBuffer header = ByteBuffer.allocate(RecordBatchHeader.HEADER_SIZE);
+        while (header.hasRemaining() && log.read(header, header.position()) >= 0) {
+            // a positional read may return fewer bytes
+        }
+        return header.hasRemaining() ? -1L : RecordBatchHeader.at(header, 0).maxTimestamp();
     }
 
     private SegmentIndex loadIndex(SegmentName name, long trustedBytes) throws IOException {
