@@ -307,7 +307,7 @@ final class DiskPartitionLog implements PartitionLog {
         for (Segment s : work.sealed) {
             writeIndexFiles(s, s.index.view());
         }
-        if (work.rollSnapshot != null) {
+        if (work.rollSnapshot != null && work.checkpoint == null) { // a checkpoint carries a newer snapshot
             fs.writeAtomically(files.producerSnapshot(), codec.encode(work.rollSnapshot));
         }
         if (work.checkpoint != null) {
@@ -321,17 +321,18 @@ final class DiskPartitionLog implements PartitionLog {
 
     /**
      * A checkpoint of the active segment as it is now, if it grew {@code checkpointIntervalBytes}
-     * past the last one (or rolled since). Recovery then only scans what follows. Under the lock.
+     * past the last one, or rolled since. Recovery then only scans what follows, and only fsyncs
+     * what follows: refreshing it on roll keeps that to the active segment even when segments are
+     * much smaller than the interval (otherwise no checkpoint would ever name a live segment, and
+     * every recovery would fsync every segment). Under the lock.
      */
     private Checkpoint dueCheckpoint() {
         Segment active = active();
-        if (!active.name.equals(checkpointedSegment)) {
-            checkpointedSegment = active.name;
-            checkpointedPosition = 0;
-        }
-        if (active.size() - checkpointedPosition < checkpointIntervalBytes) {
+        boolean rolled = !active.name.equals(checkpointedSegment);
+        if (!rolled && active.size() - checkpointedPosition < checkpointIntervalBytes) {
             return null;
         }
+        checkpointedSegment = active.name;
         checkpointedPosition = active.size();
         return new Checkpoint(active, active.size(), active.index.view(),
                 PartitionState.ProducerSnapshot.of(active.nextOffset(), producers.windows()));
@@ -447,14 +448,22 @@ final class DiskPartitionLog implements PartitionLog {
         return published.offsets;
     }
 
+    /**
+     * Never an offset below the log start (Apache searches from it too): batches DeleteRecords left
+     * in the first segment are skipped, and a batch straddling the log start answers the log start.
+     */
     @Override
     public Optional<TimestampOffset> offsetForTimestamp(long timestamp) {
         Published view = published;
-        for (int i = 0; i < view.count(); i++) {
+        long logStart = view.offsets.logStartOffset();
+        for (int i = view.segmentIndexFor(logStart); i < view.count(); i++) {
             Segment.View segment = view.get(i);
             if (segment.maxTimestamp() >= timestamp) {
-                return firstBatchAtOrAfter(segment, timestamp)
-                        .map(b -> new TimestampOffset(b.maxTimestamp, b.baseOffset));
+                Optional<FoundBatch> found = firstBatchAtOrAfter(segment, timestamp, logStart);
+                if (found.isPresent()) {
+                    return Optional.of(new TimestampOffset(found.get().maxTimestamp,
+                            Math.max(found.get().baseOffset, logStart)));
+                }
             }
         }
         return Optional.empty();
@@ -474,18 +483,19 @@ final class DiskPartitionLog implements PartitionLog {
             return Optional.empty();
         }
         long max = newest.maxTimestamp();
-        return firstBatchAtOrAfter(newest, max).map(b -> new TimestampOffset(max, b.lastOffset));
+        return firstBatchAtOrAfter(newest, max, Long.MIN_VALUE).map(b -> new TimestampOffset(max, b.lastOffset));
     }
 
     private record FoundBatch(long baseOffset, long lastOffset, long maxTimestamp) {
     }
 
-    private Optional<FoundBatch> firstBatchAtOrAfter(Segment.View segment, long timestamp) {
+    /** The first batch of the segment reaching {@code timestamp} that ends at or after {@code fromOffset}. */
+    private Optional<FoundBatch> firstBatchAtOrAfter(Segment.View segment, long timestamp, long fromOffset) {
         FoundBatch[] found = {null};
         try {
             new BatchScanner(segment.segment().log).scan(segment.index().scanStartForTimestamp(timestamp),
                     segment.endPosition(), -1, Long.MAX_VALUE, false, (position, header) -> {
-                        if (header.maxTimestamp() < timestamp) {
+                        if (header.maxTimestamp() < timestamp || header.lastOffset() < fromOffset) {
                             return true;
                         }
                         found[0] = new FoundBatch(header.baseOffset(), header.lastOffset(), header.maxTimestamp());
@@ -507,6 +517,9 @@ final class DiskPartitionLog implements PartitionLog {
     public KafkaError deleteRecordsBefore(long offset) {
         List<Segment> removed;
         synchronized (this) {
+            if (closed) {
+                return KafkaError.NOT_LEADER_OR_FOLLOWER;
+            }
             long end = active().nextOffset();
             if (offset < 0 || offset > end) {
                 return KafkaError.OFFSET_OUT_OF_RANGE;
@@ -519,24 +532,43 @@ final class DiskPartitionLog implements PartitionLog {
             closedViews = closedViews();
             publish();
         }
+        // File writes go under the I/O lock, as the committer's and close's do: two DeleteRecords, or one
+        // racing a close, would otherwise interleave on the manifest's temp file.
+        ioLock.lock();
         try {
+            if (isClosed()) {
+                // Closed meanwhile: close persisted the new log start, or the next open drops what lies below it.
+                // Nothing may be written now: another broker may own the directory.
+                removed.forEach(DiskPartitionLog::closeQuietly);
+                return KafkaError.NOT_LEADER_OR_FOLLOWER;
+            }
             writeManifest();
             unlink(removed);
         } catch (IOException e) {
             LOG.error("DeleteRecords on {} could not persist the new log start {}", topicPartition, offset, e);
             return KafkaError.KAFKA_STORAGE_ERROR;
+        } finally {
+            ioLock.unlock();
         }
         return KafkaError.NONE;
     }
 
+    private synchronized boolean isClosed() {
+        return closed;
+    }
+
     /**
      * Drops closed segments past {@code retention.ms} (by their newest timestamp) or beyond
-     * {@code retention.bytes}, oldest first. The active segment is never dropped.
+     * {@code retention.bytes}, oldest first, and any closed segment wholly below the log start (one
+     * DeleteRecords covered while it was still being sealed). The active segment is never dropped.
      */
     @Override
     public void applyRetention(long nowMs) {
         List<Segment> removed;
         synchronized (this) {
+            if (closed) {
+                return; // retention runs only where the log is open (the leader)
+            }
             LogConfig cfg = config;
             long total = 0;
             for (Segment s : segments) {
@@ -553,21 +585,29 @@ final class DiskPartitionLog implements PartitionLog {
                 total -= s.size();
                 drop++;
             }
-            if (drop == 0) {
+            if (drop > 0) {
+                logStartOffset = Math.max(logStartOffset, segments.get(drop).name.baseOffset());
+            }
+            removed = dropClosedSegmentsBelow(logStartOffset);
+            if (removed.isEmpty()) {
                 return;
             }
-            long newStart = segments.get(drop).name.baseOffset();
-            logStartOffset = Math.max(logStartOffset, newStart);
-            removed = dropClosedSegmentsBelow(logStartOffset);
             closedViews = closedViews();
             publish();
         }
+        ioLock.lock();
         try {
+            if (isClosed()) {
+                removed.forEach(DiskPartitionLog::closeQuietly); // the next open drops them below the log start
+                return;
+            }
             unlink(removed);
             LOG.info("retention removed {} segment(s) of {}; log start is now {}", removed.size(), topicPartition,
                     published.offsets.logStartOffset());
         } catch (IOException e) {
             LOG.warn("retention could not unlink segments of {}; recovery drops them below the log start", topicPartition, e);
+        } finally {
+            ioLock.unlock();
         }
     }
 
@@ -613,6 +653,13 @@ final class DiskPartitionLog implements PartitionLog {
             }
             closed = true;
         }
+        if (failure != null) {
+            // Stalled: there is nothing it may persist, and its orphaned fsync may never return; waiting
+            // for the I/O lock that fsync holds would hang the broker's shutdown on a dead NFS server.
+            // (A close that starts before the fsync hangs still waits for it.)
+            segments.forEach(DiskPartitionLog::closeQuietly);
+            return;
+        }
         ioLock.lock();
         try {
             if (failure == null) {
@@ -630,6 +677,10 @@ final class DiskPartitionLog implements PartitionLog {
                 writeManifest();
                 completeWaiters(Long.MAX_VALUE);
             }
+        } catch (IOException | RuntimeException e) {
+            // the appends still waiting for an fsync must hear that none is coming
+            stall("closing " + topicPartition + " failed: " + e.getMessage());
+            throw e;
         } finally {
             ioLock.unlock();
             segments.forEach(DiskPartitionLog::closeQuietly);

@@ -61,7 +61,9 @@ final class PartitionRecovery {
         for (SegmentName name : names) {
             epoch = Math.max(epoch, name.epoch());
         }
-        List<Segment> segments = recoverSegments(names, nowMs);
+        Optional<PartitionState.Checkpoint> checkpoint = read(files.checkpoint(), PartitionState.Checkpoint.class);
+        List<Segment> segments = recoverSegments(names, checkpoint, nowMs);
+        forceUnproven(segments, checkpoint);
         if (segments.isEmpty()) {
             long base = manifest.map(m -> Math.max(m.highWatermark(), m.logStartOffset())).orElse(0L);
             segments.add(createSegment(new SegmentName(epoch, base), nowMs));
@@ -74,30 +76,45 @@ final class PartitionRecovery {
                 deleteSegmentFiles(active);
             }
         }
-        ProducerStateTable producers = recoverProducers(segments);
         long logStart = Math.max(segments.get(0).name.baseOffset(),
                 manifest.map(PartitionState.Manifest::logStartOffset).orElse(0L));
         Segment last = segments.get(segments.size() - 1);
         logStart = Math.min(logStart, last.nextOffset());
+        dropClosedSegmentsBelow(segments, logStart);
+        ProducerStateTable producers = recoverProducers(segments);
         fs.writeAtomically(files.manifest(), codec.encode(new PartitionState.Manifest(epoch, last.nextOffset(), logStart)));
-        long checkpointed = read(files.checkpoint(), PartitionState.Checkpoint.class)
+        long checkpointed = checkpoint
                 .filter(c -> c.segment().equals(last.name.stem()) && c.bytePosition() <= last.size())
                 .map(PartitionState.Checkpoint::bytePosition).orElse(0L);
         return new Recovered(segments, producers, epoch, logStart, checkpointed);
     }
 
+    /**
+     * The segments of the live log in offset order. Leaders only ever start segments after those of
+     * the leaders before them, so epochs never decrease along the log; a file whose epoch is below
+     * that of a segment before it was written by a deposed leader after the takeover (its late roll)
+     * and is ignored, as is an older-epoch file at the same base offset as a newer one.
+     */
     private List<SegmentName> segmentNames() throws IOException {
         Map<Long, SegmentName> byBase = new TreeMap<>();
         for (String file : fs.list(files.dir())) {
             SegmentName.parseLogFile(file).ifPresent(name -> byBase.merge(name.baseOffset(), name,
                     (a, b) -> a.epoch() >= b.epoch() ? a : b)); // same base offset: the newer leader's file wins
         }
-        return new ArrayList<>(byBase.values());
+        List<SegmentName> live = new ArrayList<>();
+        int epochSoFar = 0;
+        for (SegmentName name : byBase.values()) {
+            if (name.epoch() >= epochSoFar) {
+                live.add(name);
+                epochSoFar = name.epoch();
+            }
+        }
+        return live;
     }
 
-    private List<Segment> recoverSegments(List<SegmentName> names, long nowMs) throws IOException {
+    private List<Segment> recoverSegments(List<SegmentName> names, Optional<PartitionState.Checkpoint> checkpoint,
+                                          long nowMs) throws IOException {
         List<Segment> segments = new ArrayList<>();
-        Optional<PartitionState.Checkpoint> checkpoint = read(files.checkpoint(), PartitionState.Checkpoint.class);
         for (int i = 0; i < names.size(); i++) {
             SegmentName name = names.get(i);
             boolean last = i == names.size() - 1;
@@ -134,6 +151,43 @@ final class PartitionRecovery {
             }
         }
         return segments;
+    }
+
+    /**
+     * Fsyncs every recovered segment that no checkpoint proves durable. A crashed process's
+     * un-fsynced writes stay readable (page cache, an NFS server's unstable writes) and the scan
+     * accepts them, yet nothing made them durable; acknowledging new batches fsyncs only the active
+     * segment, so a later power loss could cut a hole below acknowledged data, and recovery drops
+     * everything after a hole. A checkpoint is written only once every segment before its own is
+     * fsynced, and its own up to its byte position, so only what follows needs forcing.
+     */
+    private static void forceUnproven(List<Segment> segments, Optional<PartitionState.Checkpoint> checkpoint)
+            throws IOException {
+        Optional<SegmentName> checkpointed = checkpoint.flatMap(c -> SegmentName.parseLogFile(c.segment() + SegmentName.LOG_SUFFIX));
+        long position = checkpoint.map(PartitionState.Checkpoint::bytePosition).orElse(0L);
+        for (Segment segment : segments) {
+            boolean proven = checkpointed.isPresent() && (segment.name.baseOffset() < checkpointed.get().baseOffset()
+                    || segment.name.equals(checkpointed.get()) && segment.size() <= position);
+            if (!proven && !segment.isEmpty()) {
+                segment.log.force();
+            }
+        }
+    }
+
+    /**
+     * Removes closed segments wholly below the log start: a crash between DeleteRecords' manifest
+     * write and its unlinks leaves them behind, and nothing could read or retain them away.
+     */
+    private void dropClosedSegmentsBelow(List<Segment> segments, long logStart) throws IOException {
+        List<SegmentName> dropped = new ArrayList<>();
+        while (segments.size() > 1 && segments.get(0).nextOffset() <= logStart) {
+            Segment segment = segments.remove(0);
+            segment.log.close();
+            dropped.add(segment.name);
+        }
+        if (!dropped.isEmpty()) {
+            dropFrom(dropped);
+        }
     }
 
     /** Re-adds the segment's batches from its last index entry on, verifying each. */
