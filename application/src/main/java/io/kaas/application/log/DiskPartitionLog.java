@@ -57,10 +57,19 @@ final class DiskPartitionLog implements PartitionLog {
     private final ProducerStateTable producers;
     private final int epoch;
     private long logStartOffset;
+    /** The log start the manifest on disk holds; retention may have moved {@link #logStartOffset} past it. */
+    private long persistedLogStart;
     private long unflushedMessages;
     private long requestedFlushOffset;
     private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
     private final List<Segment> sealing = new ArrayList<>();
+    /**
+     * Segments taken out of the log whose files are not yet known to be unlinked, oldest first. Every
+     * unlink re-drives them first: a newer segment's unlink must never become durable while an older
+     * one's file remains, or recovery finds old segments, a hole, then the live ones - and drops
+     * everything after the hole.
+     */
+    private final List<Segment> unlinkPending = new ArrayList<>();
     private PartitionState.ProducerSnapshot pendingSnapshot;
     private boolean directoryDirty;
     private boolean committerRunning;
@@ -95,6 +104,7 @@ final class DiskPartitionLog implements PartitionLog {
         this.producers = recovered.producers();
         this.epoch = recovered.epoch();
         this.logStartOffset = recovered.logStartOffset();
+        this.persistedLogStart = recovered.logStartOffset(); // recovery wrote it to the manifest
         long end = active().nextOffset();
         this.requestedFlushOffset = end;
         this.flushedOffset = end;
@@ -511,11 +521,12 @@ final class DiskPartitionLog implements PartitionLog {
 
     /**
      * Advances the log start to {@code offset} (DeleteRecords) and removes the closed segments it
-     * wholly covers. The new log start is durable (manifest) before this returns.
+     * wholly covers. The new log start is durable (manifest) before it takes effect, and before this
+     * returns NONE: a failed attempt changes nothing, so the client's retry persists it rather than
+     * being told "done" by a log start that only moved in memory.
      */
     @Override
     public KafkaError deleteRecordsBefore(long offset) {
-        List<Segment> removed;
         synchronized (this) {
             if (closed) {
                 return KafkaError.NOT_LEADER_OR_FOLLOWER;
@@ -524,33 +535,48 @@ final class DiskPartitionLog implements PartitionLog {
             if (offset < 0 || offset > end) {
                 return KafkaError.OFFSET_OUT_OF_RANGE;
             }
-            if (offset <= logStartOffset) {
+            if (offset <= persistedLogStart) {
                 return KafkaError.NONE;
             }
-            logStartOffset = offset;
-            removed = dropClosedSegmentsBelow(offset);
-            closedViews = closedViews();
-            publish();
         }
         // File writes go under the I/O lock, as the committer's and close's do: two DeleteRecords, or one
         // racing a close, would otherwise interleave on the manifest's temp file.
         ioLock.lock();
         try {
-            if (isClosed()) {
-                // Closed meanwhile: close persisted the new log start, or the next open drops what lies below it.
-                // Nothing may be written now: another broker may own the directory.
-                removed.forEach(DiskPartitionLog::closeQuietly);
-                return KafkaError.NOT_LEADER_OR_FOLLOWER;
+            long start;
+            long hwm;
+            synchronized (this) {
+                if (closed) {
+                    return KafkaError.NOT_LEADER_OR_FOLLOWER; // another broker may own the directory now
+                }
+                start = Math.max(offset, persistedLogStart);
+                hwm = active().nextOffset();
             }
-            writeManifest();
-            unlink(removed);
-        } catch (IOException e) {
-            LOG.error("DeleteRecords on {} could not persist the new log start {}", topicPartition, offset, e);
-            return KafkaError.KAFKA_STORAGE_ERROR;
+            try {
+                fs.writeAtomically(files.manifest(), codec.encode(new PartitionState.Manifest(epoch, hwm, start)));
+            } catch (IOException e) {
+                LOG.error("DeleteRecords on {} could not persist the new log start {}", topicPartition, offset, e);
+                return KafkaError.KAFKA_STORAGE_ERROR;
+            }
+            synchronized (this) {
+                persistedLogStart = start;
+                if (start > logStartOffset) {
+                    logStartOffset = start;
+                }
+                dropClosedSegmentsBelow(logStartOffset);
+                closedViews = closedViews();
+                publish();
+            }
+            try {
+                unlink();
+            } catch (IOException e) {
+                // the records are gone (the log start is durable); their files go at the next retention pass
+                LOG.warn("DeleteRecords on {} could not unlink segments yet; retention retries", topicPartition, e);
+            }
+            return KafkaError.NONE;
         } finally {
             ioLock.unlock();
         }
-        return KafkaError.NONE;
     }
 
     private synchronized boolean isClosed() {
@@ -589,7 +615,7 @@ final class DiskPartitionLog implements PartitionLog {
                 logStartOffset = Math.max(logStartOffset, segments.get(drop).name.baseOffset());
             }
             removed = dropClosedSegmentsBelow(logStartOffset);
-            if (removed.isEmpty()) {
+            if (removed.isEmpty() && unlinkPending.isEmpty()) {
                 return;
             }
             closedViews = closedViews();
@@ -601,7 +627,7 @@ final class DiskPartitionLog implements PartitionLog {
                 removed.forEach(DiskPartitionLog::closeQuietly); // the next open drops them below the log start
                 return;
             }
-            unlink(removed);
+            unlink();
             LOG.info("retention removed {} segment(s) of {}; log start is now {}", removed.size(), topicPartition,
                     published.offsets.logStartOffset());
         } catch (IOException e) {
@@ -611,20 +637,30 @@ final class DiskPartitionLog implements PartitionLog {
         }
     }
 
-    /** Removes from the segment list the closed segments ending at or below {@code offset}. Under the lock. */
+    /**
+     * Removes from the segment list the closed segments ending at or below {@code offset}, and queues
+     * them for {@link #unlink}. Under the lock.
+     */
     private List<Segment> dropClosedSegmentsBelow(long offset) {
         List<Segment> removed = new ArrayList<>();
         while (segments.size() > 1 && segments.get(0).nextOffset() <= offset && !sealing.contains(segments.get(0))) {
             removed.add(segments.remove(0));
         }
+        unlinkPending.addAll(removed);
         return removed;
     }
 
     /**
-     * Unlinks removed segments' files. Their handles stay open a while for readers already holding
-     * a snapshot (POSIX keeps unlinked files readable), then close.
+     * Unlinks the files of every segment taken out of the log and not yet unlinked, oldest first,
+     * and makes that durable; what fails stays queued for the next call (a retention pass re-drives
+     * it). Handles stay open a while for readers already holding a snapshot (POSIX keeps unlinked
+     * files readable), then close. Under the I/O lock.
      */
-    private void unlink(List<Segment> removed) throws IOException {
+    private void unlink() throws IOException {
+        List<Segment> removed;
+        synchronized (this) {
+            removed = List.copyOf(unlinkPending);
+        }
         if (removed.isEmpty()) {
             return;
         }
@@ -634,6 +670,9 @@ final class DiskPartitionLog implements PartitionLog {
             fs.delete(files.timeIndex(s.name));
         }
         fs.fsyncDirectory(files.dir());
+        synchronized (this) {
+            unlinkPending.removeAll(removed);
+        }
         scheduler.schedule(() -> removed.forEach(DiskPartitionLog::closeQuietly), DELETED_HANDLE_GRACE_MS);
     }
 
@@ -695,7 +734,7 @@ final class DiskPartitionLog implements PartitionLog {
         segments.forEach(DiskPartitionLog::closeQuietly);
     }
 
-    void writeManifest() throws IOException {
+    private void writeManifest() throws IOException {
         long hwm;
         long start;
         synchronized (this) {
@@ -703,6 +742,9 @@ final class DiskPartitionLog implements PartitionLog {
             start = logStartOffset;
         }
         fs.writeAtomically(files.manifest(), codec.encode(new PartitionState.Manifest(epoch, hwm, start)));
+        synchronized (this) {
+            persistedLogStart = Math.max(persistedLogStart, start);
+        }
     }
 
     private static void closeQuietly(Segment segment) {

@@ -55,7 +55,8 @@ final class PartitionRecovery {
     Recovered open(int requestedEpoch, long nowMs) throws IOException {
         fs.createDirectories(files.dir());
         Optional<PartitionState.Manifest> manifest = read(files.manifest(), PartitionState.Manifest.class);
-        List<SegmentName> names = segmentNames();
+        List<SegmentName> names = dropWhollyBelow(segmentNames(),
+                manifest.map(PartitionState.Manifest::logStartOffset).orElse(0L));
         int epoch = requestedEpoch;
         epoch = Math.max(epoch, manifest.map(PartitionState.Manifest::epoch).orElse(0));
         for (SegmentName name : names) {
@@ -80,7 +81,6 @@ final class PartitionRecovery {
                 manifest.map(PartitionState.Manifest::logStartOffset).orElse(0L));
         Segment last = segments.get(segments.size() - 1);
         logStart = Math.min(logStart, last.nextOffset());
-        dropClosedSegmentsBelow(segments, logStart);
         ProducerStateTable producers = recoverProducers(segments);
         fs.writeAtomically(files.manifest(), codec.encode(new PartitionState.Manifest(epoch, last.nextOffset(), logStart)));
         long checkpointed = checkpoint
@@ -175,19 +175,20 @@ final class PartitionRecovery {
     }
 
     /**
-     * Removes closed segments wholly below the log start: a crash between DeleteRecords' manifest
-     * write and its unlinks leaves them behind, and nothing could read or retain them away.
+     * Removes the segments wholly below the persisted log start - those the next segment starts at or
+     * below - before anything scans them. A crash between DeleteRecords' manifest write and its
+     * unlinks leaves them behind; and were a hole to follow one, the gap rule below would drop the
+     * live log after it.
      */
-    private void dropClosedSegmentsBelow(List<Segment> segments, long logStart) throws IOException {
-        List<SegmentName> dropped = new ArrayList<>();
-        while (segments.size() > 1 && segments.get(0).nextOffset() <= logStart) {
-            Segment segment = segments.remove(0);
-            segment.log.close();
-            dropped.add(segment.name);
+    private List<SegmentName> dropWhollyBelow(List<SegmentName> names, long logStart) throws IOException {
+        int first = 0;
+        while (first + 1 < names.size() && names.get(first + 1).baseOffset() <= logStart) {
+            first++;
         }
-        if (!dropped.isEmpty()) {
-            dropFrom(dropped);
+        if (first > 0) {
+            dropFrom(names.subList(0, first));
         }
+        return names.subList(first, names.size());
     }
 
     /** Re-adds the segment's batches from its last index entry on, verifying each. */

@@ -18,6 +18,7 @@ final class InstrumentedFilesystem implements Filesystem {
     private final AtomicLong logBytesRead = new AtomicLong();
     private final AtomicLong forces = new AtomicLong();
     private volatile Consumer<Path> beforeForce = path -> { };
+    private volatile int directorySyncsUntilFailure = -1;
 
     InstrumentedFilesystem(Filesystem delegate) {
         this.delegate = delegate;
@@ -41,6 +42,11 @@ final class InstrumentedFilesystem implements Filesystem {
     /** Runs {@code hook} with the file's path before each file fsync. */
     void beforeForce(Consumer<Path> hook) {
         beforeForce = hook;
+    }
+
+    /** The directory fsync after the next {@code succeeding} ones fails (a file fsync cannot be singled out so in the sim). */
+    void failDirectorySyncAfter(int succeeding) {
+        directorySyncsUntilFailure = succeeding;
     }
 
     @Override
@@ -118,6 +124,9 @@ final class InstrumentedFilesystem implements Filesystem {
 
     @Override
     public void fsyncDirectory(Path dir) throws IOException {
+        if (directorySyncsUntilFailure >= 0 && directorySyncsUntilFailure-- == 0) {
+            throw new IOException("directory fsync failed");
+        }
         delegate.fsyncDirectory(dir);
     }
 

@@ -239,6 +239,42 @@ class RetentionTest {
     }
 
     @Test
+    void aDeleteRecordsThatCouldNotPersistLeavesNoHoleForALaterOneToOpen() {
+        // Found by the simulation (seed 13): the first DeleteRecords failed to write the manifest after taking
+        // its segments out of the log, so their files stayed; the second unlinked the segments after them. On
+        // disk: old segments, a hole, the live ones - and recovery dropped everything after the hole.
+        Topic topic = topic();
+        PartitionLog log = f.open(topic, 0);
+        fill(log, 22, 0); // segments 0, 4, 8, 12, 16, active 20
+        f.sim.failNextFsyncs(1);
+        assertThat(log.deleteRecordsBefore(5)).isEqualTo(KafkaError.KAFKA_STORAGE_ERROR);
+        assertThat(log.deleteRecordsBefore(17)).isEqualTo(KafkaError.NONE);
+        f.crash();
+
+        PartitionLog reopened = f.open(topic, 0);
+
+        assertThat(reopened.offsets().highWatermark()).isEqualTo(22);
+        assertThat(reopened.offsets().logStartOffset()).isEqualTo(17);
+        assertThat(readAll(reopened, 17)).hasSize(5);
+        assertThat(f.segments(topic, 0)).extracting(SegmentName::baseOffset).containsExactly(16L, 20L);
+    }
+
+    @Test
+    void unlinksThatFailedAreRetriedByTheNextRetentionPass() {
+        Topic topic = topic("retention.ms", "-1");
+        PartitionLog log = f.open(topic, 0);
+        fill(log, 14, 0);
+        f.fs.failDirectorySyncAfter(1); // the manifest's rename is durable, the unlinks are not
+        assertThat(log.deleteRecordsBefore(9)).isEqualTo(KafkaError.NONE); // durable: the files go later
+
+        log.applyRetention(f.clock.nowMs());
+        f.crash();
+
+        assertThat(f.segments(topic, 0)).extracting(SegmentName::baseOffset).containsExactly(8L, 12L);
+        assertThat(readAll(f.open(topic, 0), 9)).hasSize(5);
+    }
+
+    @Test
     void aClosedLogRefusesDeleteRecordsAndWritesNothing() {
         // after close (relinquish) another broker may own the directory: nothing may be written there
         Topic topic = topic();
