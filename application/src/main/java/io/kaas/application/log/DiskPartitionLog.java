@@ -631,7 +631,7 @@ final class DiskPartitionLog implements PartitionLog {
             LOG.info("retention removed {} segment(s) of {}; log start is now {}", removed.size(), topicPartition,
                     published.offsets.logStartOffset());
         } catch (IOException e) {
-            LOG.warn("retention could not unlink segments of {}; recovery drops them below the log start", topicPartition, e);
+            LOG.warn("retention could not unlink segments of {}; the next pass retries", topicPartition, e);
         } finally {
             ioLock.unlock();
         }

@@ -14,6 +14,8 @@ final class Segment {
     final FileHandle log;
     final SegmentIndex index;
     private final int indexIntervalBytes;
+    private static final long UNKNOWN = Long.MIN_VALUE;
+
     /** When this process created or opened the segment: its age for {@code segment.ms} when records carry no timestamps. */
     private final long createdMs;
     /**
@@ -21,7 +23,6 @@ final class Segment {
      * -1 when the records carry none, {@link #UNKNOWN} until known (a segment resumed from its index).
      */
     private long firstBatchTimestamp = UNKNOWN;
-    static final long UNKNOWN = Long.MIN_VALUE;
     private int size;
     private long nextOffset;
     private long maxTimestamp = -1L;

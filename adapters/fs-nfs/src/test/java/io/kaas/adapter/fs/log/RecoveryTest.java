@@ -197,6 +197,51 @@ class RecoveryTest {
                 .isInstanceOf(AppendResult.Appended.class);
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"garbage", "truncated", "missing", "zeros"})
+    void aDamagedIndexOfAClosedSegmentIsNotTrusted(String damage) throws IOException {
+        Topic small = EngineFixture.topic("small", 1, Map.of("segment.bytes", "3000", "index.interval.bytes", "200"));
+        PartitionLog log = f.open(small, 0);
+        List<byte[]> stored = new ArrayList<>();
+        List<Long> timestamps = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            long ts = 1_000 + i * 10L;
+            byte[] b = batch(1 + random.nextInt(3), 100 + random.nextInt(100), ts, random);
+            stored.add(stored(b, append(log, b, 0), 0));
+            timestamps.add(ts);
+        }
+        f.close();
+        SegmentName closed = f.segments(small, 0).get(0);
+        for (String file : List.of(closed.indexFile(), closed.timeIndexFile())) {
+            var path = f.dir(small, 0).resolve(file);
+            byte[] content = f.sim.readAll(path).orElseThrow();
+            assertThat(content.length).isGreaterThan(16);
+            switch (damage) {
+                case "garbage" -> random.nextBytes(content);
+                case "truncated" -> content = java.util.Arrays.copyOf(content, content.length / 2 + 3);
+                case "zeros" -> java.util.Arrays.fill(content, (byte) 0);
+                default -> content = null;
+            }
+            f.sim.delete(path);
+            if (content != null) {
+                try (var handle = f.sim.open(path, true)) {
+                    handle.write(ByteBuffer.wrap(content), 0);
+                    handle.force();
+                }
+            }
+        }
+
+        PartitionLog reopened = f.open(small, 0);
+
+        assertThat(readAll(reopened, 0)).containsExactlyElementsOf(stored);
+        for (int i = 0; i < stored.size(); i++) {
+            long base = Batches.header(stored.get(i)).baseOffset();
+            assertThat(Batches.split(reopened.read(base, 1, true).records()).get(0)).isEqualTo(stored.get(i));
+            assertThat(reopened.offsetForTimestamp(timestamps.get(i))).hasValueSatisfying(found ->
+                    assertThat(found.offset()).isEqualTo(base));
+        }
+    }
+
     @Test
     void aSegmentAfterAGapIsDroppedAndTheLogEndsBeforeIt() {
         PartitionLog log = f.open(topic, 0);
