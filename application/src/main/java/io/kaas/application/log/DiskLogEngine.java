@@ -37,8 +37,15 @@ public final class DiskLogEngine implements LogEngine {
      * @param defaults          broker-wide storage settings, overridden per topic
      * @param epoch             the leader epoch this broker opens partitions with
      * @param fsyncMaxLatencyMs an fsync slower than this stalls its partition ({@code KAAS_FSYNC_MAX_LATENCY_MS})
+     * @param checkpointIntervalBytes refresh the recovery checkpoint once this many more bytes are fsynced
+     *                          (the book's 64 MiB); tests lower it to exercise checkpoints with small logs
      */
-    public record Settings(Path root, LogConfig defaults, int epoch, long fsyncMaxLatencyMs) {
+    public record Settings(Path root, LogConfig defaults, int epoch, long fsyncMaxLatencyMs,
+                           long checkpointIntervalBytes) {
+
+        public Settings(Path root, LogConfig defaults, int epoch, long fsyncMaxLatencyMs) {
+            this(root, defaults, epoch, fsyncMaxLatencyMs, DiskPartitionLog.CHECKPOINT_INTERVAL_BYTES);
+        }
     }
 
     /**
@@ -64,7 +71,7 @@ public final class DiskLogEngine implements LogEngine {
                 PartitionRecovery.Recovered recovered = new PartitionRecovery(fs, codec, files, config)
                         .open(settings.epoch(), clock.nowMs());
                 return new DiskPartitionLog(tp, files, fs, codec, io, scheduler, listener, settings.fsyncMaxLatencyMs(),
-                        config, recovered);
+                        settings.checkpointIntervalBytes(), config, recovered);
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot open the log of " + tp, e);
             }

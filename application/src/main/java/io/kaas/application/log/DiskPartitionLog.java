@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  */
 final class DiskPartitionLog implements PartitionLog {
     private static final Logger LOG = LoggerFactory.getLogger(DiskPartitionLog.class);
-    /** Refresh the recovery checkpoint once this many more bytes of the active segment are fsynced. */
+    /** By default, refresh the recovery checkpoint once this many more bytes of the active segment are fsynced. */
     static final long CHECKPOINT_INTERVAL_BYTES = 64L * 1024 * 1024;
 
     private final TopicPartition topicPartition;
@@ -49,6 +49,7 @@ final class DiskPartitionLog implements PartitionLog {
     private final Scheduler scheduler;
     private final AppendListener listener;
     private final long fsyncMaxLatencyMs;
+    private final long checkpointIntervalBytes;
     private volatile LogConfig config;
 
     // --- append state, guarded by this ---
@@ -56,10 +57,19 @@ final class DiskPartitionLog implements PartitionLog {
     private final ProducerStateTable producers;
     private final int epoch;
     private long logStartOffset;
+    /** The log start the manifest on disk holds; retention may have moved {@link #logStartOffset} past it. */
+    private long persistedLogStart;
     private long unflushedMessages;
     private long requestedFlushOffset;
     private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
     private final List<Segment> sealing = new ArrayList<>();
+    /**
+     * Segments taken out of the log whose files are not yet known to be unlinked, oldest first. Every
+     * unlink re-drives them first: a newer segment's unlink must never become durable while an older
+     * one's file remains, or recovery finds old segments, a hole, then the live ones - and drops
+     * everything after the hole.
+     */
+    private final List<Segment> unlinkPending = new ArrayList<>();
     private PartitionState.ProducerSnapshot pendingSnapshot;
     private boolean directoryDirty;
     private boolean committerRunning;
@@ -78,8 +88,8 @@ final class DiskPartitionLog implements PartitionLog {
     private volatile Published published;
 
     DiskPartitionLog(TopicPartition topicPartition, PartitionFiles files, Filesystem fs, JsonCodec codec, Executor io,
-                     Scheduler scheduler, AppendListener listener, long fsyncMaxLatencyMs, LogConfig config,
-                     PartitionRecovery.Recovered recovered) {
+                     Scheduler scheduler, AppendListener listener, long fsyncMaxLatencyMs, long checkpointIntervalBytes,
+                     LogConfig config, PartitionRecovery.Recovered recovered) {
         this.topicPartition = topicPartition;
         this.files = files;
         this.fs = fs;
@@ -88,11 +98,13 @@ final class DiskPartitionLog implements PartitionLog {
         this.scheduler = scheduler;
         this.listener = listener;
         this.fsyncMaxLatencyMs = fsyncMaxLatencyMs;
+        this.checkpointIntervalBytes = checkpointIntervalBytes;
         this.config = config;
         this.segments = new ArrayList<>(recovered.segments());
         this.producers = recovered.producers();
         this.epoch = recovered.epoch();
         this.logStartOffset = recovered.logStartOffset();
+        this.persistedLogStart = recovered.logStartOffset(); // recovery wrote it to the manifest
         long end = active().nextOffset();
         this.requestedFlushOffset = end;
         this.flushedOffset = end;
@@ -142,7 +154,7 @@ final class DiskPartitionLog implements PartitionLog {
             LogConfig cfg = config;
             int size = batch.remaining();
             try {
-                if (active().isFull(size, cfg.segmentBytes(), cfg.segmentMs(), nowMs)) {
+                if (active().isFull(header, size, cfg.segmentBytes(), cfg.segmentMs(), nowMs)) {
                     roll(nowMs);
                 }
             } catch (IOException e) {
@@ -305,7 +317,7 @@ final class DiskPartitionLog implements PartitionLog {
         for (Segment s : work.sealed) {
             writeIndexFiles(s, s.index.view());
         }
-        if (work.rollSnapshot != null) {
+        if (work.rollSnapshot != null && work.checkpoint == null) { // a checkpoint carries a newer snapshot
             fs.writeAtomically(files.producerSnapshot(), codec.encode(work.rollSnapshot));
         }
         if (work.checkpoint != null) {
@@ -318,18 +330,19 @@ final class DiskPartitionLog implements PartitionLog {
     }
 
     /**
-     * A checkpoint of the active segment as it is now, if it grew {@value #CHECKPOINT_INTERVAL_BYTES}
-     * past the last one (or rolled since). Recovery then only scans what follows. Under the lock.
+     * A checkpoint of the active segment as it is now, if it grew {@code checkpointIntervalBytes}
+     * past the last one, or rolled since. Recovery then only scans what follows, and only fsyncs
+     * what follows: refreshing it on roll keeps that to the active segment even when segments are
+     * much smaller than the interval (otherwise no checkpoint would ever name a live segment, and
+     * every recovery would fsync every segment). Under the lock.
      */
     private Checkpoint dueCheckpoint() {
         Segment active = active();
-        if (!active.name.equals(checkpointedSegment)) {
-            checkpointedSegment = active.name;
-            checkpointedPosition = 0;
-        }
-        if (active.size() - checkpointedPosition < CHECKPOINT_INTERVAL_BYTES) {
+        boolean rolled = !active.name.equals(checkpointedSegment);
+        if (!rolled && active.size() - checkpointedPosition < checkpointIntervalBytes) {
             return null;
         }
+        checkpointedSegment = active.name;
         checkpointedPosition = active.size();
         return new Checkpoint(active, active.size(), active.index.view(),
                 PartitionState.ProducerSnapshot.of(active.nextOffset(), producers.windows()));
@@ -445,14 +458,22 @@ final class DiskPartitionLog implements PartitionLog {
         return published.offsets;
     }
 
+    /**
+     * Never an offset below the log start (Apache searches from it too): batches DeleteRecords left
+     * in the first segment are skipped, and a batch straddling the log start answers the log start.
+     */
     @Override
     public Optional<TimestampOffset> offsetForTimestamp(long timestamp) {
         Published view = published;
-        for (int i = 0; i < view.count(); i++) {
+        long logStart = view.offsets.logStartOffset();
+        for (int i = view.segmentIndexFor(logStart); i < view.count(); i++) {
             Segment.View segment = view.get(i);
             if (segment.maxTimestamp() >= timestamp) {
-                return firstBatchAtOrAfter(segment, timestamp)
-                        .map(b -> new TimestampOffset(b.maxTimestamp, b.baseOffset));
+                Optional<FoundBatch> found = firstBatchAtOrAfter(segment, timestamp, logStart);
+                if (found.isPresent()) {
+                    return Optional.of(new TimestampOffset(found.get().maxTimestamp,
+                            Math.max(found.get().baseOffset, logStart)));
+                }
             }
         }
         return Optional.empty();
@@ -472,18 +493,19 @@ final class DiskPartitionLog implements PartitionLog {
             return Optional.empty();
         }
         long max = newest.maxTimestamp();
-        return firstBatchAtOrAfter(newest, max).map(b -> new TimestampOffset(max, b.lastOffset));
+        return firstBatchAtOrAfter(newest, max, Long.MIN_VALUE).map(b -> new TimestampOffset(max, b.lastOffset));
     }
 
     private record FoundBatch(long baseOffset, long lastOffset, long maxTimestamp) {
     }
 
-    private Optional<FoundBatch> firstBatchAtOrAfter(Segment.View segment, long timestamp) {
+    /** The first batch of the segment reaching {@code timestamp} that ends at or after {@code fromOffset}. */
+    private Optional<FoundBatch> firstBatchAtOrAfter(Segment.View segment, long timestamp, long fromOffset) {
         FoundBatch[] found = {null};
         try {
             new BatchScanner(segment.segment().log).scan(segment.index().scanStartForTimestamp(timestamp),
                     segment.endPosition(), -1, Long.MAX_VALUE, false, (position, header) -> {
-                        if (header.maxTimestamp() < timestamp) {
+                        if (header.maxTimestamp() < timestamp || header.lastOffset() < fromOffset) {
                             return true;
                         }
                         found[0] = new FoundBatch(header.baseOffset(), header.lastOffset(), header.maxTimestamp());
@@ -499,42 +521,80 @@ final class DiskPartitionLog implements PartitionLog {
 
     /**
      * Advances the log start to {@code offset} (DeleteRecords) and removes the closed segments it
-     * wholly covers. The new log start is durable (manifest) before this returns.
+     * wholly covers. The new log start is durable (manifest) before it takes effect, and before this
+     * returns NONE: a failed attempt changes nothing, so the client's retry persists it rather than
+     * being told "done" by a log start that only moved in memory.
      */
     @Override
     public KafkaError deleteRecordsBefore(long offset) {
-        List<Segment> removed;
         synchronized (this) {
+            if (closed) {
+                return KafkaError.NOT_LEADER_OR_FOLLOWER;
+            }
             long end = active().nextOffset();
             if (offset < 0 || offset > end) {
                 return KafkaError.OFFSET_OUT_OF_RANGE;
             }
-            if (offset <= logStartOffset) {
+            if (offset <= persistedLogStart) {
                 return KafkaError.NONE;
             }
-            logStartOffset = offset;
-            removed = dropClosedSegmentsBelow(offset);
-            closedViews = closedViews();
-            publish();
         }
+        // File writes go under the I/O lock, as the committer's and close's do: two DeleteRecords, or one
+        // racing a close, would otherwise interleave on the manifest's temp file.
+        ioLock.lock();
         try {
-            writeManifest();
-            unlink(removed);
-        } catch (IOException e) {
-            LOG.error("DeleteRecords on {} could not persist the new log start {}", topicPartition, offset, e);
-            return KafkaError.KAFKA_STORAGE_ERROR;
+            long start;
+            long hwm;
+            synchronized (this) {
+                if (closed) {
+                    return KafkaError.NOT_LEADER_OR_FOLLOWER; // another broker may own the directory now
+                }
+                start = Math.max(offset, persistedLogStart);
+                hwm = active().nextOffset();
+            }
+            try {
+                fs.writeAtomically(files.manifest(), codec.encode(new PartitionState.Manifest(epoch, hwm, start)));
+            } catch (IOException e) {
+                LOG.error("DeleteRecords on {} could not persist the new log start {}", topicPartition, offset, e);
+                return KafkaError.KAFKA_STORAGE_ERROR;
+            }
+            synchronized (this) {
+                persistedLogStart = start;
+                if (start > logStartOffset) {
+                    logStartOffset = start;
+                }
+                dropClosedSegmentsBelow(logStartOffset);
+                closedViews = closedViews();
+                publish();
+            }
+            try {
+                unlink();
+            } catch (IOException e) {
+                // the records are gone (the log start is durable); their files go at the next retention pass
+                LOG.warn("DeleteRecords on {} could not unlink segments yet; retention retries", topicPartition, e);
+            }
+            return KafkaError.NONE;
+        } finally {
+            ioLock.unlock();
         }
-        return KafkaError.NONE;
+    }
+
+    private synchronized boolean isClosed() {
+        return closed;
     }
 
     /**
      * Drops closed segments past {@code retention.ms} (by their newest timestamp) or beyond
-     * {@code retention.bytes}, oldest first. The active segment is never dropped.
+     * {@code retention.bytes}, oldest first, and any closed segment wholly below the log start (one
+     * DeleteRecords covered while it was still being sealed). The active segment is never dropped.
      */
     @Override
     public void applyRetention(long nowMs) {
         List<Segment> removed;
         synchronized (this) {
+            if (closed) {
+                return; // retention runs only where the log is open (the leader)
+            }
             LogConfig cfg = config;
             long total = 0;
             for (Segment s : segments) {
@@ -551,38 +611,56 @@ final class DiskPartitionLog implements PartitionLog {
                 total -= s.size();
                 drop++;
             }
-            if (drop == 0) {
+            if (drop > 0) {
+                logStartOffset = Math.max(logStartOffset, segments.get(drop).name.baseOffset());
+            }
+            removed = dropClosedSegmentsBelow(logStartOffset);
+            if (removed.isEmpty() && unlinkPending.isEmpty()) {
                 return;
             }
-            long newStart = segments.get(drop).name.baseOffset();
-            logStartOffset = Math.max(logStartOffset, newStart);
-            removed = dropClosedSegmentsBelow(logStartOffset);
             closedViews = closedViews();
             publish();
         }
+        ioLock.lock();
         try {
-            unlink(removed);
+            if (isClosed()) {
+                removed.forEach(DiskPartitionLog::closeQuietly); // the next open drops them below the log start
+                return;
+            }
+            unlink();
             LOG.info("retention removed {} segment(s) of {}; log start is now {}", removed.size(), topicPartition,
                     published.offsets.logStartOffset());
         } catch (IOException e) {
-            LOG.warn("retention could not unlink segments of {}; recovery drops them below the log start", topicPartition, e);
+            LOG.warn("retention could not unlink segments of {}; the next pass retries", topicPartition, e);
+        } finally {
+            ioLock.unlock();
         }
     }
 
-    /** Removes from the segment list the closed segments ending at or below {@code offset}. Under the lock. */
+    /**
+     * Removes from the segment list the closed segments ending at or below {@code offset}, and queues
+     * them for {@link #unlink}. Under the lock.
+     */
     private List<Segment> dropClosedSegmentsBelow(long offset) {
         List<Segment> removed = new ArrayList<>();
         while (segments.size() > 1 && segments.get(0).nextOffset() <= offset && !sealing.contains(segments.get(0))) {
             removed.add(segments.remove(0));
         }
+        unlinkPending.addAll(removed);
         return removed;
     }
 
     /**
-     * Unlinks removed segments' files. Their handles stay open a while for readers already holding
-     * a snapshot (POSIX keeps unlinked files readable), then close.
+     * Unlinks the files of every segment taken out of the log and not yet unlinked, oldest first,
+     * and makes that durable; what fails stays queued for the next call (a retention pass re-drives
+     * it). Handles stay open a while for readers already holding a snapshot (POSIX keeps unlinked
+     * files readable), then close. Under the I/O lock.
      */
-    private void unlink(List<Segment> removed) throws IOException {
+    private void unlink() throws IOException {
+        List<Segment> removed;
+        synchronized (this) {
+            removed = List.copyOf(unlinkPending);
+        }
         if (removed.isEmpty()) {
             return;
         }
@@ -592,6 +670,9 @@ final class DiskPartitionLog implements PartitionLog {
             fs.delete(files.timeIndex(s.name));
         }
         fs.fsyncDirectory(files.dir());
+        synchronized (this) {
+            unlinkPending.removeAll(removed);
+        }
         scheduler.schedule(() -> removed.forEach(DiskPartitionLog::closeQuietly), DELETED_HANDLE_GRACE_MS);
     }
 
@@ -611,6 +692,13 @@ final class DiskPartitionLog implements PartitionLog {
             }
             closed = true;
         }
+        if (failure != null) {
+            // Stalled: there is nothing it may persist, and its orphaned fsync may never return; waiting
+            // for the I/O lock that fsync holds would hang the broker's shutdown on a dead NFS server.
+            // (A close that starts before the fsync hangs still waits for it.)
+            segments.forEach(DiskPartitionLog::closeQuietly);
+            return;
+        }
         ioLock.lock();
         try {
             if (failure == null) {
@@ -628,6 +716,10 @@ final class DiskPartitionLog implements PartitionLog {
                 writeManifest();
                 completeWaiters(Long.MAX_VALUE);
             }
+        } catch (IOException | RuntimeException e) {
+            // the appends still waiting for an fsync must hear that none is coming
+            stall("closing " + topicPartition + " failed: " + e.getMessage());
+            throw e;
         } finally {
             ioLock.unlock();
             segments.forEach(DiskPartitionLog::closeQuietly);
@@ -642,7 +734,7 @@ final class DiskPartitionLog implements PartitionLog {
         segments.forEach(DiskPartitionLog::closeQuietly);
     }
 
-    void writeManifest() throws IOException {
+    private void writeManifest() throws IOException {
         long hwm;
         long start;
         synchronized (this) {
@@ -650,6 +742,9 @@ final class DiskPartitionLog implements PartitionLog {
             start = logStartOffset;
         }
         fs.writeAtomically(files.manifest(), codec.encode(new PartitionState.Manifest(epoch, hwm, start)));
+        synchronized (this) {
+            persistedLogStart = Math.max(persistedLogStart, start);
+        }
     }
 
     private static void closeQuietly(Segment segment) {

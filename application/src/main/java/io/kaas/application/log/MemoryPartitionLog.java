@@ -123,13 +123,15 @@ final class MemoryPartitionLog implements PartitionLog {
         return published.offsets;
     }
 
+    /** Never below the log start: a batch DeleteRecords cut into answers the log start, as the disk log does. */
     @Override
     public synchronized Optional<TimestampOffset> offsetForTimestamp(long timestamp) {
         Published view = published;
         for (int i = view.first; i < view.count; i++) {
             StoredBatch b = batches.get(i);
             if (b.maxTimestamp >= timestamp) {
-                return Optional.of(new TimestampOffset(b.maxTimestamp, b.baseOffset));
+                return Optional.of(new TimestampOffset(b.maxTimestamp,
+                        Math.max(b.baseOffset, view.offsets.logStartOffset())));
             }
         }
         return Optional.empty();

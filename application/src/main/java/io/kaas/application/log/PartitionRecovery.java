@@ -3,6 +3,7 @@ package io.kaas.application.log;
 import io.kaas.application.port.out.Filesystem;
 import io.kaas.application.port.out.Filesystem.FileHandle;
 import io.kaas.application.port.out.JsonCodec;
+import io.kaas.domain.batch.RecordBatchHeader;
 import io.kaas.domain.idempotence.ProducerStateTable;
 import io.kaas.domain.log.SegmentIndex;
 import io.kaas.domain.log.SegmentName;
@@ -54,13 +55,16 @@ final class PartitionRecovery {
     Recovered open(int requestedEpoch, long nowMs) throws IOException {
         fs.createDirectories(files.dir());
         Optional<PartitionState.Manifest> manifest = read(files.manifest(), PartitionState.Manifest.class);
-        List<SegmentName> names = segmentNames();
+        List<SegmentName> names = dropWhollyBelow(segmentNames(),
+                manifest.map(PartitionState.Manifest::logStartOffset).orElse(0L));
         int epoch = requestedEpoch;
         epoch = Math.max(epoch, manifest.map(PartitionState.Manifest::epoch).orElse(0));
         for (SegmentName name : names) {
             epoch = Math.max(epoch, name.epoch());
         }
-        List<Segment> segments = recoverSegments(names, nowMs);
+        Optional<PartitionState.Checkpoint> checkpoint = read(files.checkpoint(), PartitionState.Checkpoint.class);
+        List<Segment> segments = recoverSegments(names, checkpoint, nowMs);
+        forceUnproven(segments, checkpoint);
         if (segments.isEmpty()) {
             long base = manifest.map(m -> Math.max(m.highWatermark(), m.logStartOffset())).orElse(0L);
             segments.add(createSegment(new SegmentName(epoch, base), nowMs));
@@ -73,30 +77,44 @@ final class PartitionRecovery {
                 deleteSegmentFiles(active);
             }
         }
-        ProducerStateTable producers = recoverProducers(segments);
         long logStart = Math.max(segments.get(0).name.baseOffset(),
                 manifest.map(PartitionState.Manifest::logStartOffset).orElse(0L));
         Segment last = segments.get(segments.size() - 1);
         logStart = Math.min(logStart, last.nextOffset());
+        ProducerStateTable producers = recoverProducers(segments);
         fs.writeAtomically(files.manifest(), codec.encode(new PartitionState.Manifest(epoch, last.nextOffset(), logStart)));
-        long checkpointed = read(files.checkpoint(), PartitionState.Checkpoint.class)
+        long checkpointed = checkpoint
                 .filter(c -> c.segment().equals(last.name.stem()) && c.bytePosition() <= last.size())
                 .map(PartitionState.Checkpoint::bytePosition).orElse(0L);
         return new Recovered(segments, producers, epoch, logStart, checkpointed);
     }
 
+    /**
+     * The segments of the live log in offset order. Leaders only ever start segments after those of
+     * the leaders before them, so epochs never decrease along the log; a file whose epoch is below
+     * that of a segment before it was written by a deposed leader after the takeover (its late roll)
+     * and is ignored, as is an older-epoch file at the same base offset as a newer one.
+     */
     private List<SegmentName> segmentNames() throws IOException {
         Map<Long, SegmentName> byBase = new TreeMap<>();
         for (String file : fs.list(files.dir())) {
             SegmentName.parseLogFile(file).ifPresent(name -> byBase.merge(name.baseOffset(), name,
                     (a, b) -> a.epoch() >= b.epoch() ? a : b)); // same base offset: the newer leader's file wins
         }
-        return new ArrayList<>(byBase.values());
+        List<SegmentName> live = new ArrayList<>();
+        int epochSoFar = 0;
+        for (SegmentName name : byBase.values()) {
+            if (name.epoch() >= epochSoFar) {
+                live.add(name);
+                epochSoFar = name.epoch();
+            }
+        }
+        return live;
     }
 
-    private List<Segment> recoverSegments(List<SegmentName> names, long nowMs) throws IOException {
+    private List<Segment> recoverSegments(List<SegmentName> names, Optional<PartitionState.Checkpoint> checkpoint,
+                                          long nowMs) throws IOException {
         List<Segment> segments = new ArrayList<>();
-        Optional<PartitionState.Checkpoint> checkpoint = read(files.checkpoint(), PartitionState.Checkpoint.class);
         for (int i = 0; i < names.size(); i++) {
             SegmentName name = names.get(i);
             boolean last = i == names.size() - 1;
@@ -122,6 +140,10 @@ final class PartitionRecovery {
                 handle.truncate(end.position()); // the torn tail: never append past unparseable bytes
                 handle.force();
             }
+            if (last && !segment.isEmpty() && !segment.firstBatchTimestampKnown()) {
+                // resumed past its first batch: segment.ms measures from that batch's timestamp
+                segment.firstBatchTimestamp(firstBatchTimestamp(handle));
+            }
             segments.add(segment);
             if (!last && end.nextOffset() != stopAt) {
                 dropFrom(names.subList(i + 1, names.size()));
@@ -129,6 +151,44 @@ final class PartitionRecovery {
             }
         }
         return segments;
+    }
+
+    /**
+     * Fsyncs every recovered segment that no checkpoint proves durable. A crashed process's
+     * un-fsynced writes stay readable (page cache, an NFS server's unstable writes) and the scan
+     * accepts them, yet nothing made them durable; acknowledging new batches fsyncs only the active
+     * segment, so a later power loss could cut a hole below acknowledged data, and recovery drops
+     * everything after a hole. A checkpoint is written only once every segment before its own is
+     * fsynced, and its own up to its byte position, so only what follows needs forcing.
+     */
+    private static void forceUnproven(List<Segment> segments, Optional<PartitionState.Checkpoint> checkpoint)
+            throws IOException {
+        Optional<SegmentName> checkpointed = checkpoint.flatMap(c -> SegmentName.parseLogFile(c.segment() + SegmentName.LOG_SUFFIX));
+        long position = checkpoint.map(PartitionState.Checkpoint::bytePosition).orElse(0L);
+        for (Segment segment : segments) {
+            boolean proven = checkpointed.isPresent() && (segment.name.baseOffset() < checkpointed.get().baseOffset()
+                    || segment.name.equals(checkpointed.get()) && segment.size() <= position);
+            if (!proven && !segment.isEmpty()) {
+                segment.log.force();
+            }
+        }
+    }
+
+    /**
+     * Removes the segments wholly below the persisted log start - those the next segment starts at or
+     * below - before anything scans them. A crash between DeleteRecords' manifest write and its
+     * unlinks leaves them behind; and were a hole to follow one, the gap rule below would drop the
+     * live log after it.
+     */
+    private List<SegmentName> dropWhollyBelow(List<SegmentName> names, long logStart) throws IOException {
+        int first = 0;
+        while (first + 1 < names.size() && names.get(first + 1).baseOffset() <= logStart) {
+            first++;
+        }
+        if (first > 0) {
+            dropFrom(names.subList(0, first));
+        }
+        return names.subList(first, names.size());
     }
 
     /** Re-adds the segment's batches from its last index entry on, verifying each. */
@@ -139,6 +199,14 @@ final class PartitionRecovery {
                     segment.added(position, header);
                     return true;
                 });
+    }
+
+    private static long firstBatchTimestamp(FileHandle log) throws IOException {
+        ByteBuffer header = ByteBuffer.allocate(RecordBatchHeader.HEADER_SIZE);
+        while (header.hasRemaining() && log.read(header, header.position()) >= 0) {
+            // a positional read may return fewer bytes
+        }
+        return header.hasRemaining() ? -1L : RecordBatchHeader.at(header, 0).maxTimestamp();
     }
 
     private SegmentIndex loadIndex(SegmentName name, long trustedBytes) throws IOException {

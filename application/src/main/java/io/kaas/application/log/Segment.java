@@ -14,8 +14,15 @@ final class Segment {
     final FileHandle log;
     final SegmentIndex index;
     private final int indexIntervalBytes;
-    /** When the segment started, for {@code segment.ms}: its first batch's max timestamp, else its creation. */
-    private long rollBaseTimestamp;
+    private static final long UNKNOWN = Long.MIN_VALUE;
+
+    /** When this process created or opened the segment: its age for {@code segment.ms} when records carry no timestamps. */
+    private final long createdMs;
+    /**
+     * Max timestamp of the first batch, the start of the segment's record time span for {@code segment.ms};
+     * -1 when the records carry none, {@link #UNKNOWN} until known (a segment resumed from its index).
+     */
+    private long firstBatchTimestamp = UNKNOWN;
     private int size;
     private long nextOffset;
     private long maxTimestamp = -1L;
@@ -26,7 +33,7 @@ final class Segment {
         this.log = log;
         this.index = index;
         this.indexIntervalBytes = indexIntervalBytes;
-        this.rollBaseTimestamp = createdMs;
+        this.createdMs = createdMs;
         this.nextOffset = name.baseOffset();
         this.maxTimestamp = index.lastMaxTimestamp();
     }
@@ -34,8 +41,8 @@ final class Segment {
     /** Accounts for a batch now written at {@code position} (appended or found by recovery). */
     void added(int position, RecordBatchHeader batch) {
         int batchSize = batch.sizeInBytes();
-        if (size == 0 && batch.maxTimestamp() >= 0) {
-            rollBaseTimestamp = batch.maxTimestamp();
+        if (position == 0) {
+            firstBatchTimestamp = batch.maxTimestamp();
         }
         maxTimestamp = Math.max(maxTimestamp, batch.maxTimestamp());
         if (position > 0 && bytesSinceIndexEntry >= indexIntervalBytes && position > index.lastPosition()) {
@@ -72,12 +79,30 @@ final class Segment {
         return size == 0;
     }
 
-    /** Whether a batch of {@code batchSize} bytes at {@code nowMs} must go to a new segment. */
-    boolean isFull(int batchSize, int segmentBytes, long segmentMs, long nowMs) {
+    /** For a segment resumed past its first batch: that batch's max timestamp, read by recovery. */
+    void firstBatchTimestamp(long maxTimestamp) {
+        firstBatchTimestamp = maxTimestamp;
+    }
+
+    boolean firstBatchTimestampKnown() {
+        return firstBatchTimestamp != UNKNOWN;
+    }
+
+    /**
+     * Whether {@code batch} ({@code batchSize} bytes) must go to a new segment, as Apache's
+     * {@code LogSegment.shouldRoll} decides: it would push the segment past {@code segment.bytes}; its
+     * records lie more than {@code segment.ms} after the segment's first batch's (by record time,
+     * so a producer replaying old data does not roll a segment per batch, as comparing a record
+     * timestamp with the wall clock would); or, without timestamps, the segment is older than
+     * {@code segment.ms}; or its offsets no longer fit the index's 32-bit relative offsets.
+     */
+    boolean isFull(RecordBatchHeader batch, int batchSize, int segmentBytes, long segmentMs, long nowMs) {
         if (size == 0) {
             return false;
         }
-        return (long) size + batchSize > segmentBytes || nowMs - rollBaseTimestamp >= segmentMs;
+        long waited = firstBatchTimestamp >= 0 ? batch.maxTimestamp() - firstBatchTimestamp : nowMs - createdMs;
+        return (long) size + batchSize > segmentBytes || waited > segmentMs
+                || nextOffset + batch.lastOffsetDelta() - name.baseOffset() > Integer.MAX_VALUE;
     }
 
     View view() {

@@ -235,6 +235,18 @@ class MemoryPartitionLogTest {
     }
 
     @Test
+    void aTimestampLookupNeverAnswersBelowTheLogStart() {
+        append(TestBatches.batch().records(5).timestamps(100, 100).build()); // 0..4
+        append(TestBatches.batch().records(5).timestamps(200, 200).build()); // 5..9
+
+        assertThat(log.deleteRecordsBefore(3)).isEqualTo(KafkaError.NONE);
+
+        assertThat(log.offsetForTimestamp(50)).contains(new TimestampOffset(100, 3));
+        assertThat(log.offsetForTimestamp(150)).contains(new TimestampOffset(200, 5));
+        assertThat(log.offsetForTimestamp(250)).isEmpty();
+    }
+
+    @Test
     void offsetForTimestampFindsTheFirstBatchReachingIt() {
         append(TestBatches.batch().records(2).timestamps(90, 100).build());  // 0..1
         append(TestBatches.batch().records(3).timestamps(250, 300).build()); // 2..4

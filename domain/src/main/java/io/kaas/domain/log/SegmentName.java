@@ -49,7 +49,14 @@ public record SegmentName(int epoch, long baseOffset) implements Comparable<Segm
         try {
             int epoch = Integer.parseUnsignedInt(fileName.substring(0, EPOCH_DIGITS), 16);
             long base = Long.parseLong(fileName.substring(EPOCH_DIGITS + 1, stemLength));
-            return epoch < 0 || base < 0 ? Optional.empty() : Optional.of(new SegmentName(epoch, base));
+            if (epoch < 0 || base < 0) {
+                return Optional.empty();
+            }
+            SegmentName name = new SegmentName(epoch, base);
+            // The parsers also take a sign ("+0000001") and upper-case hex ("0000000A"); such a name
+            // would map to a different file than the one listed, and opening that one fails. Accept
+            // only the exact spelling this class writes.
+            return name.logFile().equals(fileName) ? Optional.of(name) : Optional.empty();
         } catch (NumberFormatException e) {
             return Optional.empty();
         }

@@ -1,0 +1,142 @@
+package io.kaas.adapter.fs.log;
+
+import io.kaas.application.port.out.Filesystem;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+/**
+ * Wraps a {@link Filesystem} to count what the engine does with segment logs (bytes read, file
+ * fsyncs) and to run a test's hook just before a file fsync, i.e. while that fsync is "pending".
+ */
+final class InstrumentedFilesystem implements Filesystem {
+    private final Filesystem delegate;
+    private final AtomicLong logBytesRead = new AtomicLong();
+    private final AtomicLong forces = new AtomicLong();
+    private volatile Consumer<Path> beforeForce = path -> { };
+    private volatile int directorySyncsUntilFailure = -1;
+
+    InstrumentedFilesystem(Filesystem delegate) {
+        this.delegate = delegate;
+    }
+
+    /** Bytes read from {@code .log} files through handles (recovery scans, reads). */
+    long logBytesRead() {
+        return logBytesRead.get();
+    }
+
+    /** File fsyncs ({@link FileHandle#force}) started, of any file. */
+    long forces() {
+        return forces.get();
+    }
+
+    void resetCounters() {
+        logBytesRead.set(0);
+        forces.set(0);
+    }
+
+    /** Runs {@code hook} with the file's path before each file fsync. */
+    void beforeForce(Consumer<Path> hook) {
+        beforeForce = hook;
+    }
+
+    /** The directory fsync after the next {@code succeeding} ones fails (a file fsync cannot be singled out so in the sim). */
+    void failDirectorySyncAfter(int succeeding) {
+        directorySyncsUntilFailure = succeeding;
+    }
+
+    @Override
+    public FileHandle open(Path file, boolean create) throws IOException {
+        FileHandle handle = delegate.open(file, create);
+        boolean isLog = file.getFileName().toString().endsWith(".log");
+        return new FileHandle() {
+            @Override
+            public void write(ByteBuffer src, long position) throws IOException {
+                handle.write(src, position);
+            }
+
+            @Override
+            public int read(ByteBuffer dst, long position) throws IOException {
+                int n = handle.read(dst, position);
+                if (isLog && n > 0) {
+                    logBytesRead.addAndGet(n);
+                }
+                return n;
+            }
+
+            @Override
+            public void force() throws IOException {
+                beforeForce.accept(file);
+                forces.incrementAndGet();
+                handle.force();
+            }
+
+            @Override
+            public long size() throws IOException {
+                return handle.size();
+            }
+
+            @Override
+            public void truncate(long size) throws IOException {
+                handle.truncate(size);
+            }
+
+            @Override
+            public void close() throws IOException {
+                handle.close();
+            }
+        };
+    }
+
+    @Override
+    public boolean createExclusive(Path file) throws IOException {
+        return delegate.createExclusive(file);
+    }
+
+    @Override
+    public Optional<byte[]> readAll(Path file) throws IOException {
+        return delegate.readAll(file);
+    }
+
+    @Override
+    public List<String> list(Path dir) throws IOException {
+        return delegate.list(dir);
+    }
+
+    @Override
+    public void createDirectories(Path dir) throws IOException {
+        delegate.createDirectories(dir);
+    }
+
+    @Override
+    public void rename(Path from, Path to) throws IOException {
+        delegate.rename(from, to);
+    }
+
+    @Override
+    public void delete(Path file) throws IOException {
+        delegate.delete(file);
+    }
+
+    @Override
+    public void fsyncDirectory(Path dir) throws IOException {
+        if (directorySyncsUntilFailure >= 0 && directorySyncsUntilFailure-- == 0) {
+            throw new IOException("directory fsync failed");
+        }
+        delegate.fsyncDirectory(dir);
+    }
+
+    @Override
+    public boolean exists(Path file) throws IOException {
+        return delegate.exists(file);
+    }
+
+    @Override
+    public long lastModifiedMs(Path file) throws IOException {
+        return delegate.lastModifiedMs(file);
+    }
+}
