@@ -603,7 +603,7 @@ final class DiskPartitionLog implements PartitionLog {
             int drop = 0;
             for (int i = 0; i < segments.size() - 1; i++) {
                 Segment s = segments.get(i);
-                boolean expired = cfg.retentionMs() >= 0 && s.maxTimestamp() >= 0 && nowMs - s.maxTimestamp() > cfg.retentionMs();
+                boolean expired = cfg.retentionMs() >= 0 && nowMs - largestTimestamp(s) > cfg.retentionMs();
                 boolean oversized = cfg.retentionBytes() >= 0 && total - s.size() >= cfg.retentionBytes();
                 if (!expired && !oversized) {
                     break;
@@ -634,6 +634,21 @@ final class DiskPartitionLog implements PartitionLog {
             LOG.warn("retention could not unlink segments of {}; the next pass retries", topicPartition, e);
         } finally {
             ioLock.unlock();
+        }
+    }
+
+    /**
+     * A segment's age for retention: its newest record timestamp or, for a segment without any (written
+     * by pre-0.10 clients), its file's modification time, as Apache does.
+     */
+    private long largestTimestamp(Segment segment) {
+        if (segment.maxTimestamp() >= 0) {
+            return segment.maxTimestamp();
+        }
+        try {
+            return fs.lastModifiedMs(files.log(segment.name));
+        } catch (IOException e) {
+            return Long.MAX_VALUE; // unknown age: keep it, the next pass asks again
         }
     }
 

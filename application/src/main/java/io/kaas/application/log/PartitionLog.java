@@ -31,8 +31,9 @@ public interface PartitionLog {
     LogOffsets offsets();
 
     /**
-     * The first batch whose max timestamp is at least {@code timestamp}: its base offset, and its max
-     * timestamp. Batch granularity: records are never decoded.
+     * The first batch whose max timestamp is at least {@code timestamp}: its base offset (never below
+     * the log start, which DeleteRecords may have moved into the batch), and its max timestamp. Batch
+     * granularity: records are never decoded.
      */
     Optional<TimestampOffset> offsetForTimestamp(long timestamp);
 

@@ -36,9 +36,7 @@ public final class ListOffsetsService implements ListOffsetsUseCase {
             return log.maxTimestamp().map(m -> new Result(KafkaError.NONE, m.timestamp(), m.offset(), epoch))
                     .orElseGet(() -> new Result(KafkaError.NONE, -1L, offsets.logStartOffset(), epoch));
         }
-        // A matching batch may straddle a log start DeleteRecords moved mid-batch; Apache never answers below it.
-        return found(log.offsetForTimestamp(timestamp)
-                .map(m -> new TimestampOffset(m.timestamp(), Math.max(m.offset(), offsets.logStartOffset()))), epoch);
+        return found(log.offsetForTimestamp(timestamp), epoch);
     }
 
     private static Result found(Optional<TimestampOffset> match, int epoch) {

@@ -77,6 +77,21 @@ class RetentionTest {
     }
 
     @Test
+    void aSegmentWithoutTimestampsAgesByItsFileModificationTime() {
+        Topic topic = topic("retention.ms", "1000");
+        PartitionLog log = f.open(topic, 0);
+        long written = f.clock.nowMs();
+        fill(log, 4, -1L);          // no record timestamps (pre-0.10 clients): 0..3, last written at `written`
+        f.clock.advance(2000);
+        fill(log, 1, -1L);          // active 4
+
+        log.applyRetention(written + 1000); // exactly retention.ms after the last write: kept
+        assertThat(f.segments(topic, 0)).extracting(SegmentName::baseOffset).containsExactly(0L, 4L);
+        log.applyRetention(written + 1001);
+        assertThat(f.segments(topic, 0)).extracting(SegmentName::baseOffset).containsExactly(4L);
+    }
+
+    @Test
     void theActiveSegmentIsNeverDeleted() {
         Topic topic = topic("retention.ms", "1000", "retention.bytes", "0");
         PartitionLog log = f.open(topic, 0);
