@@ -64,7 +64,7 @@ public final class ApiMatrix {
             return "non-goal: inter-broker / KRaft surface (no replication, no quorum)";
         }
         String nonGoal = NON_GOALS.get(key);
-        return nonGoal != null ? "non-goal: " + nonGoal : "not implemented yet";
+        return nonGoal != null ? "non-goal: " + nonGoal : "not built yet";
     }
 
     private static String name(ApiKeys key) {

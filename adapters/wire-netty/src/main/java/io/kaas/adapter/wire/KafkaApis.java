@@ -15,7 +15,7 @@ import org.apache.kafka.common.protocol.ApiKeys;
 
 /**
  * The served surface: every API key kaas answers, with its version range. Ranges are Apache 3.7's
- * except where an old version's semantics are not implemented (message formats v0/v1 need
+ * except where an old version's semantics are absent (message formats v0/v1 need
  * Produce &lt; 3 and Fetch &lt; 4; ListOffsets v0 is the pre-KIP-79 shape). {@code docs/api-matrix.md}
  * is generated from this table.
  */
