@@ -57,6 +57,8 @@ final class DiskPartitionLog implements PartitionLog {
     private final int epoch;
     private long logStartOffset;
     private long unflushedMessages;
+    /** When an append last asked for an fsync, for {@code flush.ms}; -1 until the first append. */
+    private long lastFlushRequestMs = -1L;
     private long requestedFlushOffset;
     private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
     private final List<Segment> sealing = new ArrayList<>();
@@ -164,8 +166,12 @@ final class DiskPartitionLog implements PartitionLog {
             unflushedMessages += header.recordsCount();
             publish();
             CompletionStage<Void> durable = CompletableFuture.completedFuture(null);
-            if (unflushedMessages >= cfg.flushIntervalMessages()) {
+            if (lastFlushRequestMs < 0) {
+                lastFlushRequestMs = nowMs;
+            }
+            if (unflushedMessages >= cfg.flushIntervalMessages() || nowMs - lastFlushRequestMs >= cfg.flushIntervalMs()) {
                 unflushedMessages = 0;
+                lastFlushRequestMs = nowMs;
                 requestedFlushOffset = active.nextOffset();
                 CompletableFuture<Void> waiter = new CompletableFuture<>();
                 waiters.addLast(new Waiter(requestedFlushOffset, waiter));
@@ -446,6 +452,16 @@ final class DiskPartitionLog implements PartitionLog {
     }
 
     @Override
+    public long sizeInBytes() {
+        Published view = published;
+        long bytes = 0;
+        for (int i = 0; i < view.count(); i++) {
+            bytes += view.get(i).endPosition();
+        }
+        return bytes;
+    }
+
+    @Override
     public Optional<TimestampOffset> offsetForTimestamp(long timestamp) {
         Published view = published;
         for (int i = 0; i < view.count(); i++) {
@@ -536,6 +552,9 @@ final class DiskPartitionLog implements PartitionLog {
         List<Segment> removed;
         synchronized (this) {
             LogConfig cfg = config;
+            if (!cfg.deleteRetention()) {
+                return; // compact-only: nothing is deleted by age or size
+            }
             long total = 0;
             for (Segment s : segments) {
                 total += s.size();
@@ -592,11 +611,9 @@ final class DiskPartitionLog implements PartitionLog {
             fs.delete(files.timeIndex(s.name));
         }
         fs.fsyncDirectory(files.dir());
-        scheduler.schedule(() -> removed.forEach(DiskPartitionLog::closeQuietly), DELETED_HANDLE_GRACE_MS);
+        // Readers holding an older snapshot may still read the segment: its handle stays open file.delete.delay.ms.
+        scheduler.schedule(() -> removed.forEach(DiskPartitionLog::closeQuietly), config.fileDeleteDelayMs());
     }
-
-    /** How long a removed segment's handle stays open for in-flight reads (Apache's file.delete.delay.ms). */
-    static final long DELETED_HANDLE_GRACE_MS = 60_000;
 
     // ------------------------------------------------------------------------------------------ close
 
