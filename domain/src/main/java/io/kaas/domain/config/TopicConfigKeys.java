@@ -137,7 +137,7 @@ public final class TopicConfigKeys {
                         + " they are written.");
         key(MESSAGE_FORMAT_VERSION, ConfigType.STRING, "3.0-IV1", Validator.kafkaVersion(),
                 "log.message.format.version", INERT,
-                "Deprecated: the message format to store. Ignored, as by every Apache Kafka 3.x broker: batches are"
+                "Deprecated: the message format to store. Inert, as on every Apache Kafka 3.x broker: batches are"
                         + " stored in the v2 format they arrive in.");
         key(MESSAGE_TIMESTAMP_TYPE, ConfigType.STRING, CREATE_TIME, Validator.oneOf(CREATE_TIME, LOG_APPEND_TIME),
                 "log.message.timestamp.type", ENFORCED,

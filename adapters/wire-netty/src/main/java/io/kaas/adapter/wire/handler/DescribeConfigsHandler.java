@@ -40,7 +40,7 @@ public final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsR
                     : configs.describe(new ConfigUseCase.DescribeCommand(target, resource.configurationKeys(),
                             data.includeSynonyms(), data.includeDocumentation()));
             result.setErrorCode(described.error().code()).setErrorMessage(described.message());
-            described.entries().forEach(e -> result.configs().add(ConfigMapping.describeEntry(e)));
+            described.entries().forEach(e -> result.configs().add(ConfigMapping.describeEntry(e, request.version())));
             response.results().add(result);
         }
         return CompletableFuture.completedFuture(new DescribeConfigsResponse(response));

@@ -19,13 +19,15 @@ public final class ConfigMapping {
         return new ConfigUseCase.Resource(ConfigResourceType.forId(type), name);
     }
 
-    public static DescribeConfigsResponseData.DescribeConfigsResourceResult describeEntry(ConfigUseCase.Entry e) {
+    /** An entry at {@code version}: v0 says only whether the value is a default, later versions where it comes from. */
+    public static DescribeConfigsResponseData.DescribeConfigsResourceResult describeEntry(ConfigUseCase.Entry e,
+                                                                                          short version) {
         DescribeConfigsResponseData.DescribeConfigsResourceResult result =
                 new DescribeConfigsResponseData.DescribeConfigsResourceResult()
                         .setName(e.name())
                         .setValue(e.sensitive() ? null : e.value())
                         .setReadOnly(e.readOnly())
-                        .setIsDefault(e.isDefault())
+                        .setIsDefault(version == 0 && e.isDefault())
                         .setConfigSource(e.source().id())
                         .setIsSensitive(e.sensitive())
                         .setConfigType(e.type().id())
