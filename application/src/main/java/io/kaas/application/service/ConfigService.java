@@ -66,7 +66,7 @@ public final class ConfigService implements ConfigUseCase {
         }
         Optional<TopicConfig> config = topics.config(name);
         if (config.isEmpty()) {
-            return Described.failed(KafkaError.UNKNOWN_TOPIC_OR_PARTITION, null);
+            return Described.failed(KafkaError.UNKNOWN_TOPIC_OR_PARTITION, ""); // Apache sends an empty message here
         }
         List<Entry> entries = new ArrayList<>();
         for (String key : TopicConfigKeys.sortedNames()) {
