@@ -1,7 +1,7 @@
 package io.kaas.application.service;
 
 import io.kaas.application.port.in.ConfigUseCase;
-import io.kaas.application.port.in.TopicAdminUseCase.Outcome;
+import io.kaas.application.port.in.Outcome;
 import io.kaas.domain.config.AlterOp;
 import io.kaas.domain.config.BrokerConfigs;
 import io.kaas.domain.config.ConfigResourceType;
@@ -134,8 +134,8 @@ public final class ConfigService implements ConfigUseCase {
     // ------------------------------------------------------------------------------------------ alter
 
     @Override
-    public Altered alterIncremental(Resource resource, List<TopicConfigs.Change> changes, boolean validateOnly) {
-        Optional<Altered> malformed = malformed(changes.stream().map(TopicConfigs.Change::key).toList(),
+    public Outcome alterIncremental(Resource resource, List<TopicConfigs.Change> changes, boolean validateOnly) {
+        Optional<Outcome> malformed = malformed(changes.stream().map(TopicConfigs.Change::key).toList(),
                 changes.stream().filter(c -> c.op() != AlterOp.DELETE && c.value() == null)
                         .map(TopicConfigs.Change::key).toList());
         if (malformed.isPresent()) {
@@ -145,13 +145,13 @@ public final class ConfigService implements ConfigUseCase {
             case TOPIC -> alterTopic(resource.name(), current -> TopicConfigs.apply(current, changes), validateOnly);
             case BROKER -> alterBroker(resource.name(), changes.stream().filter(c -> c.op() != AlterOp.DELETE)
                     .map(TopicConfigs.Change::key).toList());
-            default -> new Altered(KafkaError.INVALID_REQUEST, unsupported(resource.type()));
+            default -> new Outcome(KafkaError.INVALID_REQUEST, unsupported(resource.type()));
         };
     }
 
     @Override
-    public Altered alterAll(Resource resource, List<Setting> settings, boolean validateOnly) {
-        Optional<Altered> malformed = malformed(settings.stream().map(Setting::name).toList(),
+    public Outcome alterAll(Resource resource, List<Setting> settings, boolean validateOnly) {
+        Optional<Outcome> malformed = malformed(settings.stream().map(Setting::name).toList(),
                 settings.stream().filter(s -> s.value() == null).map(Setting::name).toList());
         if (malformed.isPresent()) {
             return malformed.get();
@@ -162,33 +162,33 @@ public final class ConfigService implements ConfigUseCase {
             case TOPIC -> alterTopic(resource.name(), current -> configs, validateOnly);
             case BROKER -> alterBroker(resource.name(), configs.keySet());
             // Legacy AlterConfigs never had log levels: Apache calls every other type unknown.
-            default -> new Altered(KafkaError.INVALID_REQUEST, "Unknown resource type " + resource.type().id());
+            default -> new Outcome(KafkaError.INVALID_REQUEST, "Unknown resource type " + resource.type().id());
         };
     }
 
     /** Apache's request-shape checks on one resource: each key at most once, values only with DELETE omitted. */
-    private static Optional<Altered> malformed(List<String> keys, List<String> nullValues) {
+    private static Optional<Outcome> malformed(List<String> keys, List<String> nullValues) {
         if (new HashSet<>(keys).size() != keys.size()) {
-            return Optional.of(new Altered(KafkaError.INVALID_REQUEST, "Error due to duplicate config keys"));
+            return Optional.of(new Outcome(KafkaError.INVALID_REQUEST, "Error due to duplicate config keys"));
         }
         if (!nullValues.isEmpty()) {
-            return Optional.of(new Altered(KafkaError.INVALID_REQUEST, "Null value not supported for : "
+            return Optional.of(new Outcome(KafkaError.INVALID_REQUEST, "Null value not supported for : "
                     + String.join(", ", nullValues)));
         }
         return Optional.empty();
     }
 
-    private Altered alterTopic(String name, UnaryOperator<Map<String, String>> change,
+    private Outcome alterTopic(String name, UnaryOperator<Map<String, String>> change,
                                boolean validateOnly) {
         if (name == null || name.isEmpty()) {
-            return new Altered(KafkaError.INVALID_REQUEST, "Default topic resources are not allowed.");
+            return new Outcome(KafkaError.INVALID_REQUEST, "Default topic resources are not allowed.");
         }
         Optional<String> illegal = TopicNames.validate(name);
         if (illegal.isPresent()) {
-            return new Altered(KafkaError.INVALID_TOPIC_EXCEPTION, illegal.get());
+            return new Outcome(KafkaError.INVALID_TOPIC_EXCEPTION, illegal.get());
         }
         Outcome outcome = topics.updateConfigs(name, change, validateOnly);
-        return outcome.succeeded() ? Altered.OK : new Altered(outcome.error(), outcome.message());
+        return outcome.succeeded() ? Outcome.OK : new Outcome(outcome.error(), outcome.message());
     }
 
     /**
@@ -196,19 +196,19 @@ public final class ConfigService implements ConfigUseCase {
      * key set is refused the way Apache refuses a key it cannot update dynamically. Deleting is a
      * no-op: there is never a dynamic value to delete.
      */
-    private Altered alterBroker(String name, Collection<String> setKeys) {
+    private Outcome alterBroker(String name, Collection<String> setKeys) {
         if (name != null && !name.isEmpty()) {
             Optional<Described> wrongBroker = checkBrokerId(name, "Node id must be an integer, but it is: " + name,
                     "Unexpected broker id, expected " + brokerId + ", but received " + name);
             if (wrongBroker.isPresent()) {
-                return new Altered(wrongBroker.get().error(), wrongBroker.get().message());
+                return new Outcome(wrongBroker.get().error(), wrongBroker.get().message());
             }
         }
         if (setKeys.isEmpty()) {
-            return Altered.OK;
+            return Outcome.OK;
         }
         Set<String> sorted = new TreeSet<>(setKeys);
-        return new Altered(KafkaError.INVALID_REQUEST, "Cannot update these configs dynamically: Set("
+        return new Outcome(KafkaError.INVALID_REQUEST, "Cannot update these configs dynamically: Set("
                 + String.join(", ", sorted) + ")");
     }
 

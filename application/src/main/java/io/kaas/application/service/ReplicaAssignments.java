@@ -1,6 +1,6 @@
 package io.kaas.application.service;
 
-import io.kaas.application.port.in.TopicAdminUseCase.Outcome;
+import io.kaas.application.port.in.Outcome;
 import io.kaas.domain.error.KafkaError;
 import java.util.ArrayList;
 import java.util.List;

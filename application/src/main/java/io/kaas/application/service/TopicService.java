@@ -3,6 +3,7 @@ package io.kaas.application.service;
 import io.kaas.application.log.LogConfig;
 import io.kaas.application.log.LogEngine;
 import io.kaas.application.log.PartitionLog;
+import io.kaas.application.port.in.Outcome;
 import io.kaas.application.port.in.TopicAdminUseCase;
 import io.kaas.application.port.out.TopicStore;
 import io.kaas.domain.config.BrokerConfigs;

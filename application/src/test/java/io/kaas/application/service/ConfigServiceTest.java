@@ -2,13 +2,13 @@ package io.kaas.application.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kaas.application.port.in.ConfigUseCase.Altered;
 import io.kaas.application.port.in.ConfigUseCase.DescribeCommand;
 import io.kaas.application.port.in.ConfigUseCase.Described;
 import io.kaas.application.port.in.ConfigUseCase.Entry;
 import io.kaas.application.port.in.ConfigUseCase.Resource;
 import io.kaas.application.port.in.ConfigUseCase.Setting;
 import io.kaas.application.port.in.ConfigUseCase.Synonym;
+import io.kaas.application.port.in.Outcome;
 import io.kaas.domain.config.AlterOp;
 import io.kaas.domain.config.ConfigResourceType;
 import io.kaas.domain.config.ConfigSource;
@@ -137,12 +137,12 @@ class ConfigServiceTest {
     void setDeleteAppendAndSubtractChangeTheStoredOverrides() {
         broker.create("orders", 1, Map.of("retention.ms", "1000", "segment.ms", "2000"));
 
-        Altered altered = broker.configs.alterIncremental(ORDERS, List.of(
+        Outcome altered = broker.configs.alterIncremental(ORDERS, List.of(
                 new Change("retention.ms", AlterOp.SET, "5000"),
                 new Change("segment.ms", AlterOp.DELETE, null),
                 new Change("cleanup.policy", AlterOp.APPEND, "compact"),
                 new Change("leader.replication.throttled.replicas", AlterOp.APPEND, "0:3,1:3")), false);
-        assertThat(altered).isEqualTo(Altered.OK);
+        assertThat(altered).isEqualTo(Outcome.OK);
         assertThat(stored().configs()).containsOnly(Map.entry("retention.ms", "5000"),
                 Map.entry("cleanup.policy", "delete,compact"), Map.entry("leader.replication.throttled.replicas", "0:3,1:3"));
 
@@ -156,11 +156,11 @@ class ConfigServiceTest {
     void oneBadOperationFailsTheWholeResource() {
         broker.create("orders", 1, Map.of("retention.ms", "1000"));
 
-        Altered altered = broker.configs.alterIncremental(ORDERS, List.of(
+        Outcome altered = broker.configs.alterIncremental(ORDERS, List.of(
                 new Change("retention.ms", AlterOp.SET, "2000"),
                 new Change("segment.bytes", AlterOp.SET, "1")), false);
 
-        assertThat(altered).isEqualTo(new Altered(KafkaError.INVALID_CONFIG,
+        assertThat(altered).isEqualTo(new Outcome(KafkaError.INVALID_CONFIG,
                 "Invalid value 1 for configuration segment.bytes: Value must be at least 14"));
         assertThat(stored().configs()).containsOnly(Map.entry("retention.ms", "1000"));
     }
@@ -171,14 +171,14 @@ class ConfigServiceTest {
 
         assertThat(broker.configs.alterIncremental(ORDERS, List.of(new Change("retention.ms", AlterOp.SET, "1"),
                 new Change("retention.ms", AlterOp.SET, "2")), false))
-                .isEqualTo(new Altered(KafkaError.INVALID_REQUEST, "Error due to duplicate config keys"));
+                .isEqualTo(new Outcome(KafkaError.INVALID_REQUEST, "Error due to duplicate config keys"));
         assertThat(broker.configs.alterIncremental(ORDERS, List.of(new Change("retention.ms", AlterOp.SET, null)), false))
-                .isEqualTo(new Altered(KafkaError.INVALID_REQUEST, "Null value not supported for : retention.ms"));
+                .isEqualTo(new Outcome(KafkaError.INVALID_REQUEST, "Null value not supported for : retention.ms"));
         assertThat(broker.configs.alterIncremental(new Resource(ConfigResourceType.TOPIC, ""),
                 List.of(new Change("retention.ms", AlterOp.SET, "1")), false))
-                .isEqualTo(new Altered(KafkaError.INVALID_REQUEST, "Default topic resources are not allowed."));
+                .isEqualTo(new Outcome(KafkaError.INVALID_REQUEST, "Default topic resources are not allowed."));
         assertThat(broker.configs.alterIncremental(ORDERS, List.of(new Change("retention.ms", AlterOp.APPEND, "1")), false))
-                .isEqualTo(new Altered(KafkaError.INVALID_CONFIG, "Can't APPEND to key retention.ms because its type is not LIST."));
+                .isEqualTo(new Outcome(KafkaError.INVALID_CONFIG, "Can't APPEND to key retention.ms because its type is not LIST."));
     }
 
     @Test
@@ -186,7 +186,7 @@ class ConfigServiceTest {
         broker.create("orders", 1);
 
         assertThat(broker.configs.alterIncremental(ORDERS, List.of(new Change("retention.ms", AlterOp.SET, "1")), true))
-                .isEqualTo(Altered.OK);
+                .isEqualTo(Outcome.OK);
         assertThat(stored().configs()).isEmpty();
     }
 
@@ -194,14 +194,14 @@ class ConfigServiceTest {
     void brokerSettingsAreReadOnly() {
         assertThat(broker.configs.alterIncremental(THIS_BROKER, List.of(
                 new Change("num.partitions", AlterOp.SET, "3"), new Change("log.retention.ms", AlterOp.SET, "1")), false))
-                .isEqualTo(new Altered(KafkaError.INVALID_REQUEST,
+                .isEqualTo(new Outcome(KafkaError.INVALID_REQUEST,
                         "Cannot update these configs dynamically: Set(log.retention.ms, num.partitions)"));
         assertThat(broker.configs.alterIncremental(new Resource(ConfigResourceType.BROKER, ""), List.of(
                 new Change("num.partitions", AlterOp.SET, "3")), false).error()).isEqualTo(KafkaError.INVALID_REQUEST);
         assertThat(broker.configs.alterIncremental(THIS_BROKER, List.of(new Change("num.partitions", AlterOp.DELETE, null)),
-                false)).as("there is never a dynamic value to delete").isEqualTo(Altered.OK);
+                false)).as("there is never a dynamic value to delete").isEqualTo(Outcome.OK);
         assertThat(broker.configs.alterIncremental(new Resource(ConfigResourceType.BROKER, "4"), List.of(), false))
-                .isEqualTo(new Altered(KafkaError.INVALID_REQUEST, "Unexpected broker id, expected 3, but received 4"));
+                .isEqualTo(new Outcome(KafkaError.INVALID_REQUEST, "Unexpected broker id, expected 3, but received 4"));
     }
 
     // ---------------------------------------------------------------- legacy alter
@@ -211,7 +211,7 @@ class ConfigServiceTest {
         broker.create("orders", 1, Map.of("retention.ms", "1000", "segment.ms", "2000"));
 
         assertThat(broker.configs.alterAll(ORDERS, List.of(new Setting("max.message.bytes", "5000")), false))
-                .isEqualTo(Altered.OK);
+                .isEqualTo(Outcome.OK);
 
         assertThat(stored().configs()).containsOnly(Map.entry("max.message.bytes", "5000"));
     }
@@ -227,9 +227,9 @@ class ConfigServiceTest {
         assertThat(broker.configs.alterAll(ORDERS, withNull, false).message())
                 .isEqualTo("Null value not supported for : retention.ms");
         assertThat(broker.configs.alterAll(new Resource(ConfigResourceType.BROKER_LOGGER, "3"), List.of(), false))
-                .isEqualTo(new Altered(KafkaError.INVALID_REQUEST, "Unknown resource type 8"));
+                .isEqualTo(new Outcome(KafkaError.INVALID_REQUEST, "Unknown resource type 8"));
         assertThat(broker.configs.alterAll(ORDERS, List.of(new Setting("bogus", "1")), false))
-                .isEqualTo(new Altered(KafkaError.INVALID_CONFIG, "Unknown topic config name: bogus"));
+                .isEqualTo(new Outcome(KafkaError.INVALID_CONFIG, "Unknown topic config name: bogus"));
     }
 
     // ---------------------------------------------------------------- CreateTopics

@@ -49,21 +49,16 @@ public interface ConfigUseCase {
         }
     }
 
-    /** The outcome of altering one resource. */
-    record Altered(KafkaError error, String message) {
-        public static final Altered OK = new Altered(KafkaError.NONE, null);
-    }
-
     Described describe(DescribeCommand command);
 
     /** Applies {@code changes} to one resource's configs, all or nothing; with validateOnly, only checks them. */
-    Altered alterIncremental(Resource resource, List<TopicConfigs.Change> changes, boolean validateOnly);
+    Outcome alterIncremental(Resource resource, List<TopicConfigs.Change> changes, boolean validateOnly);
 
     /**
      * Replaces one resource's configs with {@code configs} (legacy AlterConfigs: keys not named are
      * reset to their defaults); with validateOnly, only checks them.
      */
-    Altered alterAll(Resource resource, List<Setting> configs, boolean validateOnly);
+    Outcome alterAll(Resource resource, List<Setting> configs, boolean validateOnly);
 
     /** One key and value of a legacy AlterConfigs request, as sent (a key may come twice, a value may be null). */
     record Setting(String name, String value) {

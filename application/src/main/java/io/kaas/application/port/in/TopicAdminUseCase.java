@@ -53,15 +53,6 @@ public interface TopicAdminUseCase {
     record CreatePartitionsCommand(String name, int count, List<List<Integer>> assignments, boolean validateOnly) {
     }
 
-    /** How an operation ended: NONE, or an error with Apache's message (which may be null). */
-    record Outcome(KafkaError error, String message) {
-        public static final Outcome OK = new Outcome(KafkaError.NONE, null);
-
-        public boolean succeeded() {
-            return error == KafkaError.NONE;
-        }
-    }
-
     record DeleteResult(KafkaError error, String message, Topic topic) {
     }
 }

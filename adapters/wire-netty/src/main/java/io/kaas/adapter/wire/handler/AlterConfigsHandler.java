@@ -4,6 +4,7 @@ import io.kaas.adapter.wire.dispatch.ApiHandler;
 import io.kaas.adapter.wire.dispatch.RequestContext;
 import io.kaas.adapter.wire.mapping.ConfigMapping;
 import io.kaas.application.port.in.ConfigUseCase;
+import io.kaas.application.port.in.Outcome;
 import io.kaas.domain.config.ConfigResourceType;
 import io.kaas.domain.error.KafkaError;
 import java.util.ArrayList;
@@ -37,12 +38,12 @@ public final class AlterConfigsHandler implements ApiHandler<AlterConfigsRequest
         AlterConfigsResponseData response = new AlterConfigsResponseData();
         for (int i = 0; i < resources.size(); i++) {
             AlterConfigsRequestData.AlterConfigsResource resource = resources.get(i);
-            ConfigUseCase.Altered altered;
+            Outcome altered;
             ConfigUseCase.Resource target = ConfigMapping.resource(resource.resourceType(), resource.resourceName());
             if (duplicated.contains(i)) {
-                altered = new ConfigUseCase.Altered(KafkaError.INVALID_REQUEST, ConfigResources.DUPLICATE);
+                altered = new Outcome(KafkaError.INVALID_REQUEST, ConfigResources.DUPLICATE);
             } else if (target.type() == ConfigResourceType.UNKNOWN) {
-                altered = new ConfigUseCase.Altered(KafkaError.INVALID_REQUEST,
+                altered = new Outcome(KafkaError.INVALID_REQUEST,
                         "Unknown resource type " + resource.resourceType());
             } else {
                 List<ConfigUseCase.Setting> settings = new ArrayList<>();

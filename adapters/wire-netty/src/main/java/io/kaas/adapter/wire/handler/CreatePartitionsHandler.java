@@ -2,6 +2,7 @@ package io.kaas.adapter.wire.handler;
 
 import io.kaas.adapter.wire.dispatch.ApiHandler;
 import io.kaas.adapter.wire.dispatch.RequestContext;
+import io.kaas.application.port.in.Outcome;
 import io.kaas.application.port.in.TopicAdminUseCase;
 import io.kaas.domain.error.KafkaError;
 import java.util.ArrayList;
@@ -39,14 +40,14 @@ public final class CreatePartitionsHandler implements ApiHandler<CreatePartition
         }
         CreatePartitionsResponseData response = new CreatePartitionsResponseData();
         for (String name : duplicated) {
-            response.results().add(result(name, new TopicAdminUseCase.Outcome(KafkaError.INVALID_REQUEST,
+            response.results().add(result(name, new Outcome(KafkaError.INVALID_REQUEST,
                     "Duplicate topic name.")));
         }
         for (CreatePartitionsRequestData.CreatePartitionsTopic topic : data.topics()) {
             if (duplicated.contains(topic.name())) {
                 continue;
             }
-            TopicAdminUseCase.Outcome outcome = topics.createPartitions(new TopicAdminUseCase.CreatePartitionsCommand(
+            Outcome outcome = topics.createPartitions(new TopicAdminUseCase.CreatePartitionsCommand(
                     topic.name(), topic.count(), assignments(topic), data.validateOnly()));
             response.results().add(result(topic.name(), outcome));
         }
@@ -63,7 +64,7 @@ public final class CreatePartitionsHandler implements ApiHandler<CreatePartition
     }
 
     private static CreatePartitionsResponseData.CreatePartitionsTopicResult result(String name,
-                                                                                 TopicAdminUseCase.Outcome outcome) {
+                                                                                 Outcome outcome) {
         return new CreatePartitionsResponseData.CreatePartitionsTopicResult()
                 .setName(name)
                 .setErrorCode(outcome.error().code())

@@ -4,6 +4,7 @@ import io.kaas.adapter.wire.dispatch.ApiHandler;
 import io.kaas.adapter.wire.dispatch.RequestContext;
 import io.kaas.adapter.wire.mapping.ConfigMapping;
 import io.kaas.application.port.in.ConfigUseCase;
+import io.kaas.application.port.in.Outcome;
 import io.kaas.domain.config.AlterOp;
 import io.kaas.domain.config.ConfigResourceType;
 import io.kaas.domain.config.TopicConfigs;
@@ -41,8 +42,8 @@ public final class IncrementalAlterConfigsHandler implements ApiHandler<Incremen
         IncrementalAlterConfigsResponseData response = new IncrementalAlterConfigsResponseData();
         for (int i = 0; i < resources.size(); i++) {
             IncrementalAlterConfigsRequestData.AlterConfigsResource resource = resources.get(i);
-            ConfigUseCase.Altered altered = duplicated.contains(i)
-                    ? new ConfigUseCase.Altered(KafkaError.INVALID_REQUEST, ConfigResources.DUPLICATE)
+            Outcome altered = duplicated.contains(i)
+                    ? new Outcome(KafkaError.INVALID_REQUEST, ConfigResources.DUPLICATE)
                     : alter(resource, data.validateOnly());
             response.responses().add(new IncrementalAlterConfigsResponseData.AlterConfigsResourceResponse()
                     .setResourceType(resource.resourceType())
@@ -53,17 +54,17 @@ public final class IncrementalAlterConfigsHandler implements ApiHandler<Incremen
         return CompletableFuture.completedFuture(new IncrementalAlterConfigsResponse(response));
     }
 
-    private ConfigUseCase.Altered alter(IncrementalAlterConfigsRequestData.AlterConfigsResource resource,
+    private Outcome alter(IncrementalAlterConfigsRequestData.AlterConfigsResource resource,
                                         boolean validateOnly) {
         ConfigUseCase.Resource target = ConfigMapping.resource(resource.resourceType(), resource.resourceName());
         if (target.type() == ConfigResourceType.UNKNOWN) {
-            return new ConfigUseCase.Altered(KafkaError.INVALID_REQUEST, "Unknown resource type " + resource.resourceType());
+            return new Outcome(KafkaError.INVALID_REQUEST, "Unknown resource type " + resource.resourceType());
         }
         List<TopicConfigs.Change> changes = new ArrayList<>();
         for (IncrementalAlterConfigsRequestData.AlterableConfig config : resource.configs()) {
             Optional<AlterOp> op = AlterOp.forId(config.configOperation());
             if (op.isEmpty()) {
-                return new ConfigUseCase.Altered(KafkaError.INVALID_REQUEST,
+                return new Outcome(KafkaError.INVALID_REQUEST,
                         "Unknown operations type " + config.configOperation());
             }
             changes.add(new TopicConfigs.Change(config.name(), op.get(), config.value()));
