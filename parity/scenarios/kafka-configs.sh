@@ -19,4 +19,8 @@ tool kafka.admin.ConfigCommand --bootstrap-server "$BOOTSTRAP" --entity-type top
 expect "Invalid|invalid" "a bad value must be refused"
 tool kafka.admin.ConfigCommand --bootstrap-server "$BOOTSTRAP" --entity-type brokers --entity-default --describe
 expect_ok
+SHOW_LINES=5 tool kafka.admin.ConfigCommand --bootstrap-server "$BOOTSTRAP" --entity-type brokers --describe --all
+expect_ok; expect "All configs for broker [0-9]+ are:"
+expect "message.max.bytes=[0-9]+ " "the broker's message.max.bytes must be reported"
+expect "log.dirs=/" "the broker's log directory must be reported"
 pass

@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
@@ -32,11 +34,19 @@ import java.util.function.Function;
  *                          {@code KAAS_RETENTION_MS} (7 days, -1 forever), {@code KAAS_RETENTION_BYTES} (-1, no limit)
  * @param fsyncMaxLatencyMs {@code KAAS_FSYNC_MAX_LATENCY_MS}: an fsync slower than this stalls its partition (30000)
  * @param retentionCheckIntervalMs {@code KAAS_RETENTION_CHECK_INTERVAL_MS}: how often retention runs (300000)
+ * @param maxPartitionsPerTopic {@code KAAS_MAX_PARTITIONS_PER_TOPIC}: most partitions a topic may have (10000)
+ * @param explicitlySet     the variables the environment set (the rest are defaults): DescribeConfigs reports
+ *                          their broker settings as STATIC_BROKER_CONFIG
  */
 public record BrokerConfig(String bindHost, int port, String advertisedHost, Storage storage, Path dataDir,
                            int brokerId, Optional<String> clusterId, boolean autoCreateTopics, int defaultPartitions,
                            int messageMaxBytes, int maxFrameBytes, int ioThreads, LogConfig logDefaults,
-                           long fsyncMaxLatencyMs, long retentionCheckIntervalMs) {
+                           long fsyncMaxLatencyMs, long retentionCheckIntervalMs, int maxPartitionsPerTopic,
+                           Set<String> explicitlySet) {
+
+    public BrokerConfig {
+        explicitlySet = Set.copyOf(explicitlySet);
+    }
 
     /** Where partition logs and metadata live. */
     public enum Storage { DISK, MEMORY }
@@ -65,11 +75,22 @@ public record BrokerConfig(String bindHost, int port, String advertisedHost, Sto
                         r.longValue("KAAS_RETENTION_BYTES", LogConfig.DEFAULTS.retentionBytes(), -1, Long.MAX_VALUE),
                         r.longValue("KAAS_FLUSH_INTERVAL_MESSAGES", LogConfig.DEFAULTS.flushIntervalMessages(), 1,
                                 Long.MAX_VALUE),
-                        LogConfig.DEFAULTS.indexIntervalBytes()),
+                        LogConfig.DEFAULTS.flushIntervalMs(),
+                        LogConfig.DEFAULTS.indexIntervalBytes(),
+                        LogConfig.DEFAULTS.deleteRetention(),
+                        LogConfig.DEFAULTS.fileDeleteDelayMs()),
                 r.longValue("KAAS_FSYNC_MAX_LATENCY_MS", 30_000, 1, Long.MAX_VALUE),
-                r.longValue("KAAS_RETENTION_CHECK_INTERVAL_MS", 300_000, 1, Long.MAX_VALUE));
+                r.longValue("KAAS_RETENTION_CHECK_INTERVAL_MS", 300_000, 1, Long.MAX_VALUE),
+                r.integer("KAAS_MAX_PARTITIONS_PER_TOPIC", BrokerSettings.DEFAULT_MAX_PARTITIONS_PER_TOPIC, 1,
+                        Integer.MAX_VALUE),
+                r.setVariables());
         r.failIfProblems();
         return config;
+    }
+
+    /** Whether the environment set {@code variable} (to something not blank). */
+    public boolean isSet(String variable) {
+        return explicitlySet.contains(variable);
     }
 
     /** Parses variables, collecting every problem instead of stopping at the first. */
@@ -79,6 +100,17 @@ public record BrokerConfig(String bindHost, int port, String advertisedHost, Sto
 
         Reader(Map<String, String> env) {
             this.env = env;
+        }
+
+        /** The KAAS_* variables present and not blank. */
+        Set<String> setVariables() {
+            Set<String> set = new TreeSet<>();
+            env.forEach((name, value) -> {
+                if (name.startsWith("KAAS_") && value != null && !value.isBlank()) {
+                    set.add(name);
+                }
+            });
+            return set;
         }
 
         String string(String name, String fallback) {

@@ -21,16 +21,19 @@ import io.kaas.application.port.out.Clock;
 import io.kaas.application.port.out.ProducerIdBlockStore;
 import io.kaas.application.port.out.TopicStore;
 import io.kaas.application.service.BrokerSettings;
+import io.kaas.application.service.ConfigService;
 import io.kaas.application.service.DeleteRecordsService;
 import io.kaas.application.service.FetchPurgatory;
 import io.kaas.application.service.FetchService;
 import io.kaas.application.service.ListOffsetsService;
+import io.kaas.application.service.LogDirsService;
 import io.kaas.application.service.MetadataService;
 import io.kaas.application.service.ProduceService;
 import io.kaas.application.service.ProducerIdService;
 import io.kaas.application.service.RetentionService;
 import io.kaas.application.service.StandaloneCluster;
 import io.kaas.application.service.TopicService;
+import io.kaas.domain.config.BrokerConfigs;
 import io.kaas.domain.topic.TopicIds;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -63,7 +66,8 @@ public final class KaasBroker implements AutoCloseable {
         Clock clock = new SystemClock();
         ExecutorScheduler scheduler = new ExecutorScheduler();
         BrokerSettings settings = new BrokerSettings(config.brokerId(), config.defaultPartitions(),
-                config.autoCreateTopics(), config.messageMaxBytes());
+                config.autoCreateTopics(), config.messageMaxBytes(), config.maxPartitionsPerTopic());
+        BrokerConfigs brokerConfigs = BrokerConfigView.of(config);
 
         TopicStore topicStore = disk ? new JsonTopicStore(layout) : new InMemoryTopicStore();
         ProducerIdBlockStore pidStore = disk ? new JsonProducerIdBlockStore(layout, config.brokerId())
@@ -74,10 +78,10 @@ public final class KaasBroker implements AutoCloseable {
         IoExecutor io = new IoExecutor();
         FetchPurgatory purgatory = new FetchPurgatory();
         LogEngine engine = disk
-                ? new DiskLogEngine(new DiskLogEngine.Settings(config.dataDir(), config.logDefaults(), 0,
-                        config.fsyncMaxLatencyMs()), new NioFilesystem(), new JacksonCodec(), io, scheduler, clock, purgatory)
-                : new MemoryLogEngine(purgatory, config.logDefaults());
-        TopicService topics = new TopicService(topicStore, engine, settings, UUID::randomUUID);
+                ? new DiskLogEngine(new DiskLogEngine.Settings(config.dataDir(), 0, config.fsyncMaxLatencyMs()),
+                        new NioFilesystem(), new JacksonCodec(), io, scheduler, clock, purgatory)
+                : new MemoryLogEngine(purgatory);
+        TopicService topics = new TopicService(topicStore, engine, settings, brokerConfigs, UUID::randomUUID);
         topics.start();
         RetentionService retention = new RetentionService(topics, scheduler, io, clock, config.retentionCheckIntervalMs());
         retention.start();
@@ -90,14 +94,16 @@ public final class KaasBroker implements AutoCloseable {
         KafkaServer server;
         try {
             server = KafkaServer.start(wire, KafkaApis.registry(new UseCases(
-                    new ProduceService(topics, settings, clock, scheduler),
+                    new ProduceService(topics, clock, scheduler),
                     new FetchService(topics, purgatory, scheduler),
                     new ListOffsetsService(topics),
                     new MetadataService(topics, cluster, settings),
                     topics,
                     cluster,
                     new ProducerIdService(config.brokerId(), pidStore),
-                    new DeleteRecordsService(topics, io))));
+                    new DeleteRecordsService(topics, io),
+                    new ConfigService(topics, brokerConfigs, config.brokerId()),
+                    new LogDirsService(topics, engine, io))));
         } catch (Exception e) {
             // Also a BindException, which Netty throws undeclared: a failed start leaves nothing running.
             retention.close();

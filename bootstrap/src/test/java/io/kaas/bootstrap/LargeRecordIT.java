@@ -77,7 +77,7 @@ class LargeRecordIT {
                 .isInstanceOf(ExecutionException.class)
                 .cause().isInstanceOf(RecordTooLargeException.class)
                 // The broker's own message, carried in the produce response: not the producer's size check.
-                .hasMessageContaining("exceeds the limit of 1048588 bytes")
+                .hasMessageContaining("exceeds the maximum configured value of 1048588")
                 .message().doesNotContain("max.request.size");
 
         // Nothing was appended, and the partition still takes records (the producer is not wedged).

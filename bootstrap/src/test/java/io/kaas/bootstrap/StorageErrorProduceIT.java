@@ -7,7 +7,6 @@ import io.kaas.adapter.fs.sim.SimulatedFilesystem;
 import io.kaas.application.fake.ManualClock;
 import io.kaas.application.fake.ManualScheduler;
 import io.kaas.application.log.DiskLogEngine;
-import io.kaas.application.log.LogConfig;
 import io.kaas.application.memory.InMemoryTopicStore;
 import io.kaas.application.port.in.ProduceUseCase.Command;
 import io.kaas.application.port.in.ProduceUseCase.PartitionRecords;
@@ -16,6 +15,8 @@ import io.kaas.application.port.in.TopicAdminUseCase;
 import io.kaas.application.service.BrokerSettings;
 import io.kaas.application.service.ProduceService;
 import io.kaas.application.service.TopicService;
+import io.kaas.domain.config.BrokerConfigs;
+import io.kaas.domain.config.ConfigType;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.topic.TopicPartition;
 import java.nio.ByteBuffer;
@@ -53,13 +54,15 @@ class StorageErrorProduceIT {
 
     @BeforeEach
     void wireTheProducePath() {
-        DiskLogEngine engine = new DiskLogEngine(new DiskLogEngine.Settings(Path.of("/data"), LogConfig.DEFAULTS, 0, 30_000),
+        DiskLogEngine engine = new DiskLogEngine(new DiskLogEngine.Settings(Path.of("/data"), 0, 30_000),
                 sim, new JacksonCodec(), io, scheduler, clock, tp -> { });
-        topics = new TopicService(new InMemoryTopicStore(), engine, settings, UUID::randomUUID);
+        topics = new TopicService(new InMemoryTopicStore(), engine, settings, BrokerConfigs.of(List.of(
+                BrokerConfigs.Entry.ofDefault("log.flush.interval.messages", "1", ConfigType.LONG, "fsync every append"))),
+                UUID::randomUUID);
         topics.start();
         assertThat(topics.create(new TopicAdminUseCase.CreateCommand("orders", 2, TopicAdminUseCase.DEFAULT, Map.of(),
                 Map.of(), false)).error()).isEqualTo(KafkaError.NONE);
-        produce = new ProduceService(topics, settings, clock, scheduler);
+        produce = new ProduceService(topics, clock, scheduler);
     }
 
     private static ByteBuffer batch(String value, int size) {

@@ -34,17 +34,15 @@ public final class DiskLogEngine implements LogEngine {
 
     /**
      * @param root              the data directory
-     * @param defaults          broker-wide storage settings, overridden per topic
      * @param epoch             the leader epoch this broker opens partitions with
      * @param fsyncMaxLatencyMs an fsync slower than this stalls its partition ({@code KAAS_FSYNC_MAX_LATENCY_MS})
      * @param checkpointIntervalBytes refresh the recovery checkpoint once this many more bytes are fsynced
      *                          (the book's 64 MiB); tests lower it to exercise checkpoints with small logs
      */
-    public record Settings(Path root, LogConfig defaults, int epoch, long fsyncMaxLatencyMs,
-                           long checkpointIntervalBytes) {
+    public record Settings(Path root, int epoch, long fsyncMaxLatencyMs, long checkpointIntervalBytes) {
 
-        public Settings(Path root, LogConfig defaults, int epoch, long fsyncMaxLatencyMs) {
-            this(root, defaults, epoch, fsyncMaxLatencyMs, DiskPartitionLog.CHECKPOINT_INTERVAL_BYTES);
+        public Settings(Path root, int epoch, long fsyncMaxLatencyMs) {
+            this(root, epoch, fsyncMaxLatencyMs, DiskPartitionLog.CHECKPOINT_INTERVAL_BYTES);
         }
     }
 
@@ -63,9 +61,8 @@ public final class DiskLogEngine implements LogEngine {
     }
 
     @Override
-    public PartitionLog open(Topic topic, TopicPartition partition) {
+    public PartitionLog open(Topic topic, TopicPartition partition, LogConfig config) {
         return logs.computeIfAbsent(partition, tp -> {
-            LogConfig config = settings.defaults().withOverrides(topic.configs());
             PartitionFiles files = PartitionFiles.of(settings.root(), tp);
             try {
                 PartitionRecovery.Recovered recovered = new PartitionRecovery(fs, codec, files, config)
@@ -79,22 +76,31 @@ public final class DiskLogEngine implements LogEngine {
     }
 
     @Override
-    public void delete(Topic topic) {
-        for (int p = 0; p < topic.partitionCount(); p++) {
-            TopicPartition tp = topic.partition(p);
-            DiskPartitionLog log = logs.remove(tp);
-            if (log != null) {
-                log.abandon();
+    public void deletePartition(TopicPartition tp) {
+        DiskPartitionLog log = logs.remove(tp);
+        if (log != null) {
+            log.abandon();
+        }
+        Path dir = PartitionFiles.of(settings.root(), tp).dir();
+        try {
+            for (String name : fs.list(dir)) {
+                fs.delete(dir.resolve(name));
             }
-            Path dir = PartitionFiles.of(settings.root(), tp).dir();
-            try {
-                for (String name : fs.list(dir)) {
-                    fs.delete(dir.resolve(name));
-                }
-                fs.delete(dir);
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot delete the log of " + tp, e);
-            }
+            fs.delete(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete the log of " + tp, e);
+        }
+    }
+
+    @Override
+    public LogDir logDir() {
+        Path root = settings.root().toAbsolutePath();
+        try {
+            Filesystem.Space space = fs.space(root);
+            return new LogDir(root.toString(), space.totalBytes(), space.usableBytes());
+        } catch (IOException e) {
+            LOG.warn("cannot read the free space of {}", root, e);
+            return new LogDir(root.toString(), LogDir.UNKNOWN, LogDir.UNKNOWN);
         }
     }
 

@@ -60,6 +60,8 @@ final class DiskPartitionLog implements PartitionLog {
     /** The log start the manifest on disk holds; retention may have moved {@link #logStartOffset} past it. */
     private long persistedLogStart;
     private long unflushedMessages;
+    /** When an append last asked for an fsync, for {@code flush.ms}; -1 until the first append. */
+    private long lastFlushRequestMs = -1L;
     private long requestedFlushOffset;
     private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
     private final List<Segment> sealing = new ArrayList<>();
@@ -176,8 +178,12 @@ final class DiskPartitionLog implements PartitionLog {
             unflushedMessages += header.recordsCount();
             publish();
             CompletionStage<Void> durable = CompletableFuture.completedFuture(null);
-            if (unflushedMessages >= cfg.flushIntervalMessages()) {
+            if (lastFlushRequestMs < 0) {
+                lastFlushRequestMs = nowMs;
+            }
+            if (unflushedMessages >= cfg.flushIntervalMessages() || nowMs - lastFlushRequestMs >= cfg.flushIntervalMs()) {
                 unflushedMessages = 0;
+                lastFlushRequestMs = nowMs;
                 requestedFlushOffset = active.nextOffset();
                 CompletableFuture<Void> waiter = new CompletableFuture<>();
                 waiters.addLast(new Waiter(requestedFlushOffset, waiter));
@@ -458,6 +464,16 @@ final class DiskPartitionLog implements PartitionLog {
         return published.offsets;
     }
 
+    @Override
+    public long sizeInBytes() {
+        Published view = published;
+        long bytes = 0;
+        for (int i = 0; i < view.count(); i++) {
+            bytes += view.get(i).endPosition();
+        }
+        return bytes;
+    }
+
     /**
      * Never an offset below the log start (Apache searches from it too): batches DeleteRecords left
      * in the first segment are skipped, and a batch straddling the log start answers the log start.
@@ -596,6 +612,9 @@ final class DiskPartitionLog implements PartitionLog {
                 return; // retention runs only where the log is open (the leader)
             }
             LogConfig cfg = config;
+            if (!cfg.deleteRetention()) {
+                return; // compact-only: nothing is deleted by age or size
+            }
             long total = 0;
             for (Segment s : segments) {
                 total += s.size();
@@ -688,11 +707,9 @@ final class DiskPartitionLog implements PartitionLog {
         synchronized (this) {
             unlinkPending.removeAll(removed);
         }
-        scheduler.schedule(() -> removed.forEach(DiskPartitionLog::closeQuietly), DELETED_HANDLE_GRACE_MS);
+        // Readers holding an older snapshot may still read the segment: its handle stays open file.delete.delay.ms.
+        scheduler.schedule(() -> removed.forEach(DiskPartitionLog::closeQuietly), config.fileDeleteDelayMs());
     }
-
-    /** How long a removed segment's handle stays open for in-flight reads (Apache's file.delete.delay.ms). */
-    static final long DELETED_HANDLE_GRACE_MS = 60_000;
 
     // ------------------------------------------------------------------------------------------ close
 

@@ -1,48 +1,33 @@
 package io.kaas.application.log;
 
-import java.util.Map;
+import io.kaas.domain.config.TopicConfig;
 
 /**
- * The per-partition storage settings: the broker's defaults overridden by the topic's configs
- * (Apache's topic-level keys).
+ * The per-partition storage settings, taken from the topic's effective configuration (its
+ * overrides over the broker's defaults, Apache's topic-level keys).
  *
  * @param segmentBytes          roll the active segment before it would exceed this ({@code segment.bytes})
  * @param segmentMs             roll a segment this old ({@code segment.ms})
  * @param retentionMs           drop closed segments whose newest record is older; -1 keeps forever ({@code retention.ms})
  * @param retentionBytes        drop the oldest closed segments while the log is larger; -1 means no limit ({@code retention.bytes})
  * @param flushIntervalMessages fsync after this many appended records ({@code flush.messages}); 1 makes acks=-1 mean fsynced
+ * @param flushIntervalMs       fsync on an append when the last fsync request is this old ({@code flush.ms})
  * @param indexIntervalBytes    bytes of log between sparse index entries ({@code index.interval.bytes})
+ * @param deleteRetention       whether retention deletes at all ({@code cleanup.policy} includes delete)
+ * @param fileDeleteDelayMs     how long a removed segment's handle stays open for reads in flight ({@code file.delete.delay.ms})
  */
 public record LogConfig(int segmentBytes, long segmentMs, long retentionMs, long retentionBytes,
-                        long flushIntervalMessages, int indexIntervalBytes) {
+                        long flushIntervalMessages, long flushIntervalMs, int indexIntervalBytes,
+                        boolean deleteRetention, long fileDeleteDelayMs) {
 
+    /** Apache's defaults, except {@code flush.messages}: kaas fsyncs every append unless told otherwise. */
     public static final LogConfig DEFAULTS = new LogConfig(1024 * 1024 * 1024, 7L * 24 * 60 * 60 * 1000,
-            7L * 24 * 60 * 60 * 1000, -1L, 1L, 4096);
+            7L * 24 * 60 * 60 * 1000, -1L, 1L, Long.MAX_VALUE, 4096, true, 60_000L);
 
-    /** These defaults overridden by the topic-level keys present in {@code configs}. */
-    public LogConfig withOverrides(Map<String, String> configs) {
-        return new LogConfig(
-                (int) longOr(configs, "segment.bytes", segmentBytes),
-                longOr(configs, "segment.ms", segmentMs),
-                longOr(configs, "retention.ms", retentionMs),
-                longOr(configs, "retention.bytes", retentionBytes),
-                longOr(configs, "flush.messages", flushIntervalMessages),
-                (int) longOr(configs, "index.interval.bytes", indexIntervalBytes));
-    }
-
-    public LogConfig withFlushIntervalMessages(long messages) {
-        return new LogConfig(segmentBytes, segmentMs, retentionMs, retentionBytes, messages, indexIntervalBytes);
-    }
-
-    private static long longOr(Map<String, String> configs, String key, long fallback) {
-        String value = configs.get(key);
-        if (value == null) {
-            return fallback;
-        }
-        try {
-            return Long.parseLong(value.trim());
-        } catch (NumberFormatException e) {
-            return fallback; // values are validated when configs are set; a stored bad one must not stop the log
-        }
+    /** The storage settings of a topic's effective configuration. */
+    public static LogConfig of(TopicConfig config) {
+        return new LogConfig(config.segmentBytes(), config.segmentMs(), config.retentionMs(), config.retentionBytes(),
+                config.flushMessages(), config.flushMs(), config.indexIntervalBytes(), config.deleteRetention(),
+                config.fileDeleteDelayMs());
     }
 }

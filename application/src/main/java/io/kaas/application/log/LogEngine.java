@@ -6,13 +6,34 @@ import io.kaas.domain.topic.TopicPartition;
 /** Creates, opens and removes partition logs: in memory, or on the {@code Filesystem} port. */
 public interface LogEngine extends AutoCloseable {
 
-    /** Opens the partition's log, creating an empty one if it does not exist yet. */
-    PartitionLog open(Topic topic, TopicPartition partition);
+    /** Opens the partition's log with {@code config}, creating an empty one if it does not exist yet. */
+    PartitionLog open(Topic topic, TopicPartition partition, LogConfig config);
+
+    /** Closes and removes one partition's log, and whatever files it had. */
+    void deletePartition(TopicPartition partition);
 
     /** Closes and removes every partition log of the topic. */
-    void delete(Topic topic);
+    default void delete(Topic topic) {
+        for (int p = 0; p < topic.partitionCount(); p++) {
+            deletePartition(topic.partition(p));
+        }
+    }
+
+    /** The storage the logs live in, for DescribeLogDirs. */
+    LogDir logDir();
 
     /** Closes every open log. */
     @Override
     void close();
+
+    /**
+     * A log directory: where it is and the space of the volume it is on.
+     *
+     * @param path        what DescribeLogDirs calls it: the absolute data directory, or a name for memory storage
+     * @param totalBytes  the volume's size, -1 when unknown
+     * @param usableBytes the space left for this broker on it, -1 when unknown
+     */
+    record LogDir(String path, long totalBytes, long usableBytes) {
+        public static final long UNKNOWN = -1L;
+    }
 }

@@ -7,26 +7,29 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /** Keeps every partition log in the heap ({@code KAAS_STORAGE=memory}). */
 public final class MemoryLogEngine implements LogEngine {
+    /** What DescribeLogDirs calls the heap: there is no directory, and no volume to measure. */
+    public static final String LOG_DIR = "memory://";
+
     private final AppendListener listener;
-    private final LogConfig defaults;
     private final Map<TopicPartition, MemoryPartitionLog> logs = new ConcurrentHashMap<>();
 
-    public MemoryLogEngine(AppendListener listener, LogConfig defaults) {
+    public MemoryLogEngine(AppendListener listener) {
         this.listener = listener;
-        this.defaults = defaults;
     }
 
     @Override
-    public PartitionLog open(Topic topic, TopicPartition partition) {
-        return logs.computeIfAbsent(partition, tp -> new MemoryPartitionLog(tp, listener,
-                defaults.withOverrides(topic.configs())));
+    public PartitionLog open(Topic topic, TopicPartition partition, LogConfig config) {
+        return logs.computeIfAbsent(partition, tp -> new MemoryPartitionLog(tp, listener, config));
     }
 
     @Override
-    public void delete(Topic topic) {
-        for (int p = 0; p < topic.partitionCount(); p++) {
-            logs.remove(topic.partition(p));
-        }
+    public void deletePartition(TopicPartition partition) {
+        logs.remove(partition);
+    }
+
+    @Override
+    public LogDir logDir() {
+        return new LogDir(LOG_DIR, LogDir.UNKNOWN, LogDir.UNKNOWN);
     }
 
     @Override

@@ -27,7 +27,7 @@ final class MemoryPartitionLog implements PartitionLog {
     private final AppendOnlyList<StoredBatch> batches = new AppendOnlyList<>();
     private ByteBuffer arena = ByteBuffer.allocate(0);
     /** What readers may see; published last on every change. */
-    private volatile Published published = new Published(0, 0, LogOffsets.EMPTY);
+    private volatile Published published = new Published(0, 0, LogOffsets.EMPTY, 0L);
 
     MemoryPartitionLog(TopicPartition topicPartition, AppendListener listener, LogConfig config) {
         this.topicPartition = topicPartition;
@@ -76,7 +76,8 @@ final class MemoryPartitionLog implements PartitionLog {
             batches.add(new StoredBatch(baseOffset, stored.lastOffset(), stored.maxTimestamp(), arena, position, size));
             producers.record(stored, baseOffset, nowMs);
             long end = stored.lastOffset() + 1;
-            published = new Published(view.first, batches.size(), new LogOffsets(offsets.logStartOffset(), end, end));
+            published = new Published(view.first, batches.size(), new LogOffsets(offsets.logStartOffset(), end, end),
+                    view.bytes + size);
             result = new AppendResult.Appended(baseOffset, -1L, offsets.logStartOffset(), DURABLE);
         }
         listener.onAppend(topicPartition);
@@ -125,6 +126,11 @@ final class MemoryPartitionLog implements PartitionLog {
 
     /** Never below the log start: a batch DeleteRecords cut into answers the log start, as the disk log does. */
     @Override
+    public long sizeInBytes() {
+        return published.bytes;
+    }
+
+    @Override
     public synchronized Optional<TimestampOffset> offsetForTimestamp(long timestamp) {
         Published view = published;
         for (int i = view.first; i < view.count; i++) {
@@ -158,10 +164,12 @@ final class MemoryPartitionLog implements PartitionLog {
         }
         if (offset > view.offsets.logStartOffset()) {
             int first = view.first;
+            long freed = 0;
             while (first < view.count && batches.get(first).lastOffset < offset) {
+                freed += batches.get(first).size;
                 batches.clear(first++);
             }
-            publish(first, offset);
+            publish(first, offset, freed);
         }
         return KafkaError.NONE;
     }
@@ -169,12 +177,16 @@ final class MemoryPartitionLog implements PartitionLog {
     @Override
     public synchronized void applyRetention(long nowMs) {
         LogConfig cfg = config;
+        if (!cfg.deleteRetention()) {
+            return; // compact-only: nothing is deleted by age or size
+        }
         Published view = published;
         long total = 0;
         for (int i = view.first; i < view.count; i++) {
             total += batches.get(i).size;
         }
         int first = view.first;
+        long freed = 0;
         while (first < view.count && batches.get(first).arena != arena) {
             ByteBuffer oldest = batches.get(first).arena;
             int end = first;
@@ -191,19 +203,20 @@ final class MemoryPartitionLog implements PartitionLog {
                 break;
             }
             total -= bytes;
+            freed += bytes;
             while (first < end) {
                 batches.clear(first++);
             }
         }
         if (first > view.first) {
-            publish(first, batches.get(first).baseOffset);
+            publish(first, batches.get(first).baseOffset, freed);
         }
     }
 
-    private void publish(int first, long logStart) {
+    private void publish(int first, long logStart, long freedBytes) {
         Published view = published;
         published = new Published(first, view.count, new LogOffsets(logStart, view.offsets.highWatermark(),
-                view.offsets.logEndOffset()));
+                view.offsets.logEndOffset()), view.bytes - freedBytes);
     }
 
     /** Index of the first readable batch whose last offset is at or past {@code offset}. */
@@ -244,7 +257,7 @@ final class MemoryPartitionLog implements PartitionLog {
                                int size) {
     }
 
-    /** Readers see batches {@code [first, count)} and the offsets after them. */
-    private record Published(int first, int count, LogOffsets offsets) {
+    /** Readers see batches {@code [first, count)}, holding {@code bytes}, and the offsets after them. */
+    private record Published(int first, int count, LogOffsets offsets, long bytes) {
     }
 }

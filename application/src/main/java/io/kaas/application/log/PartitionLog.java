@@ -40,6 +40,9 @@ public interface PartitionLog {
     /** The batch holding the largest timestamp (the first one on ties, as Apache): its last offset and that timestamp. */
     Optional<TimestampOffset> maxTimestamp();
 
+    /** Bytes of log the partition holds now: the sum of its segments' sizes (what DescribeLogDirs reports). */
+    long sizeInBytes();
+
     /** The leader epoch this log's batches are stamped with. */
     int leaderEpoch();
 
@@ -49,7 +52,10 @@ public interface PartitionLog {
      */
     KafkaError deleteRecordsBefore(long offset);
 
-    /** Drops old data past the topic's {@code retention.ms} / {@code retention.bytes}; never the active segment. */
+    /**
+     * Drops old data past the topic's {@code retention.ms} / {@code retention.bytes} when its
+     * {@code cleanup.policy} includes delete; never the active segment.
+     */
     void applyRetention(long nowMs);
 
     /** Applies changed topic configs from the next append, roll or retention pass on. */

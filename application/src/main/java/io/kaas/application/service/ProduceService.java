@@ -6,6 +6,9 @@ import io.kaas.application.port.in.ProduceUseCase;
 import io.kaas.application.port.out.Clock;
 import io.kaas.application.port.out.Scheduler;
 import io.kaas.domain.batch.BatchValidator;
+import io.kaas.domain.batch.RecordBatchHeader;
+import io.kaas.domain.batch.TimestampValidator;
+import io.kaas.domain.config.TopicConfig;
 import io.kaas.domain.error.KafkaError;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,18 +18,18 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * The produce path in front of the logs: per partition, the topic must exist, the batch must be
- * one valid v2 batch within the size cap; the log then classifies and appends it. For
- * {@code acks=-1} the answer waits until the log reports the batch durable.
+ * one valid v2 batch within the topic's {@code max.message.bytes} and {@code segment.bytes}, and
+ * its timestamps within the topic's limits; a LogAppendTime topic's batch is then stamped with the
+ * broker's clock (a header rewrite). The log classifies and appends it. For {@code acks=-1} the
+ * answer waits until the log reports the batch durable.
  */
 public final class ProduceService implements ProduceUseCase {
     private final TopicService topics;
-    private final BrokerSettings settings;
     private final Clock clock;
     private final Scheduler scheduler;
 
-    public ProduceService(TopicService topics, BrokerSettings settings, Clock clock, Scheduler scheduler) {
+    public ProduceService(TopicService topics, Clock clock, Scheduler scheduler) {
         this.topics = topics;
-        this.settings = settings;
         this.clock = clock;
         this.scheduler = scheduler;
     }
@@ -58,21 +61,36 @@ public final class ProduceService implements ProduceUseCase {
 
     private CompletableFuture<PartitionResult> appendOne(PartitionRecords p, long now, boolean waitDurable) {
         Optional<PartitionLog> log = topics.log(p.partition());
-        if (log.isEmpty()) {
+        Optional<TopicConfig> config = topics.config(p.partition().topic());
+        if (log.isEmpty() || config.isEmpty()) {
             return failed(p, KafkaError.UNKNOWN_TOPIC_OR_PARTITION, "This server does not host this topic-partition.");
         }
-        if (p.records().remaining() > settings.messageMaxBytes()) {
-            return failed(p, KafkaError.MESSAGE_TOO_LARGE, "The batch of " + p.records().remaining()
-                    + " bytes exceeds the limit of " + settings.messageMaxBytes() + " bytes");
+        TopicConfig cfg = config.get();
+        int size = p.records().remaining();
+        if (size > cfg.maxMessageBytes()) {
+            return failed(p, KafkaError.MESSAGE_TOO_LARGE, "The record batch size in the append to " + p.partition()
+                    + " is " + size + " bytes which exceeds the maximum configured value of " + cfg.maxMessageBytes() + ".");
         }
         Optional<BatchValidator.Rejection> rejection = BatchValidator.validateProduced(p.records());
+        if (rejection.isEmpty()) {
+            rejection = checkTimestamps(p, cfg, now);
+        }
         if (rejection.isPresent()) {
             return failed(p, rejection.get().error(), rejection.get().message());
+        }
+        if (size > cfg.segmentBytes()) {
+            return failed(p, KafkaError.RECORD_LIST_TOO_LARGE, "Message batch size is " + size + " bytes in append to "
+                    + "partition " + p.partition() + ", which exceeds the maximum configured segment size of "
+                    + cfg.segmentBytes() + ".");
+        }
+        boolean logAppendTime = cfg.timestampType() == TopicConfig.TimestampType.LOG_APPEND_TIME;
+        if (logAppendTime) {
+            RecordBatchHeader.at(p.records()).setLogAppendTime(now);
         }
         AppendResult result = log.get().append(p.records(), now);
         if (result instanceof AppendResult.Appended appended) {
             PartitionResult ok = new PartitionResult(p.partition(), KafkaError.NONE, null, appended.baseOffset(),
-                    appended.logAppendTimeMs(), appended.logStartOffset());
+                    logAppendTime ? now : appended.logAppendTimeMs(), appended.logStartOffset());
             if (!waitDurable) {
                 return CompletableFuture.completedFuture(ok);
             }
@@ -85,6 +103,12 @@ public final class ProduceService implements ProduceUseCase {
         }
         AppendResult.Rejected rejected = (AppendResult.Rejected) result;
         return failed(p, rejected.error(), rejected.message());
+    }
+
+    private static Optional<BatchValidator.Rejection> checkTimestamps(PartitionRecords p, TopicConfig cfg, long now) {
+        return TimestampValidator.validate(RecordBatchHeader.at(p.records()),
+                cfg.timestampType() == TopicConfig.TimestampType.LOG_APPEND_TIME, cfg.timestampBeforeMaxMs(),
+                cfg.timestampAfterMaxMs(), now);
     }
 
     private static List<PartitionResult> timedOut(List<PartitionRecords> partitions,

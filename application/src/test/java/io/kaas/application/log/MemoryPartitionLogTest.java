@@ -20,8 +20,8 @@ class MemoryPartitionLogTest {
     private static final long NOW = 1_700_000_000_000L;
 
     private final List<TopicPartition> appended = new ArrayList<>();
-    private final MemoryLogEngine engine = new MemoryLogEngine(appended::add, LogConfig.DEFAULTS);
-    private final PartitionLog log = engine.open(TOPIC, TP);
+    private final MemoryLogEngine engine = new MemoryLogEngine(appended::add);
+    private final PartitionLog log = engine.open(TOPIC, TP, LogConfig.DEFAULTS);
 
     private long append(ByteBuffer batch) {
         AppendResult result = log.append(batch, NOW);
@@ -274,15 +274,15 @@ class MemoryPartitionLogTest {
 
     @Test
     void theEngineOpensOneLogPerPartitionAndDeleteDropsThem() {
-        PartitionLog other = engine.open(TOPIC, TOPIC.partition(1));
-        assertThat(engine.open(TOPIC, TP)).isSameAs(log);
+        PartitionLog other = engine.open(TOPIC, TOPIC.partition(1), LogConfig.DEFAULTS);
+        assertThat(engine.open(TOPIC, TP, LogConfig.DEFAULTS)).isSameAs(log);
         assertThat(other).isNotSameAs(log);
         assertThat(other.topicPartition()).isEqualTo(TOPIC.partition(1));
         append(TestBatches.plain(1));
 
         engine.delete(TOPIC);
 
-        PartitionLog reopened = engine.open(TOPIC, TP);
+        PartitionLog reopened = engine.open(TOPIC, TP, LogConfig.DEFAULTS);
         assertThat(reopened).isNotSameAs(log);
         assertThat(reopened.offsets()).isEqualTo(LogOffsets.EMPTY);
     }

@@ -15,6 +15,7 @@ import io.kaas.application.port.in.FetchUseCase.PartitionRequest;
 import io.kaas.application.port.in.TopicAdminUseCase.CreateCommand;
 import io.kaas.domain.batch.RecordBatchHeader;
 import io.kaas.domain.batch.TestBatches;
+import io.kaas.domain.config.BrokerConfigs;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.topic.TopicPartition;
 import java.nio.ByteBuffer;
@@ -31,8 +32,9 @@ class FetchServiceTest {
 
     private final ManualScheduler scheduler = new ManualScheduler();
     private final FetchPurgatory purgatory = new FetchPurgatory();
-    private final TopicService topics = new TopicService(new InMemoryTopicStore(), new MemoryLogEngine(purgatory, LogConfig.DEFAULTS),
-            new BrokerSettings(0, 1, false, BrokerSettings.DEFAULT_MESSAGE_MAX_BYTES), new SequentialTopicIds());
+    private final TopicService topics = new TopicService(new InMemoryTopicStore(), new MemoryLogEngine(purgatory),
+            new BrokerSettings(0, 1, false, BrokerSettings.DEFAULT_MESSAGE_MAX_BYTES), BrokerConfigs.of(List.of()),
+            new SequentialTopicIds());
     private final FetchService fetch = new FetchService(topics, purgatory, scheduler);
 
     FetchServiceTest() {

@@ -10,8 +10,10 @@ import io.kaas.application.port.in.ListOffsetsUseCase;
 import io.kaas.application.port.in.ListOffsetsUseCase.Result;
 import io.kaas.application.port.in.TopicAdminUseCase.CreateCommand;
 import io.kaas.domain.batch.TestBatches;
+import io.kaas.domain.config.BrokerConfigs;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.topic.TopicPartition;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -19,8 +21,9 @@ import org.junit.jupiter.api.Test;
 class ListOffsetsServiceTest {
     private static final TopicPartition TP = new TopicPartition("t", 0);
 
-    private final TopicService topics = new TopicService(new InMemoryTopicStore(), new MemoryLogEngine(tp -> { }, LogConfig.DEFAULTS),
-            new BrokerSettings(0, 1, false, BrokerSettings.DEFAULT_MESSAGE_MAX_BYTES), new SequentialTopicIds());
+    private final TopicService topics = new TopicService(new InMemoryTopicStore(), new MemoryLogEngine(tp -> { }),
+            new BrokerSettings(0, 1, false, BrokerSettings.DEFAULT_MESSAGE_MAX_BYTES), BrokerConfigs.of(List.of()),
+            new SequentialTopicIds());
     private final ListOffsetsService service = new ListOffsetsService(topics);
 
     @BeforeEach

@@ -9,6 +9,7 @@ import io.kaas.application.memory.InMemoryTopicStore;
 import io.kaas.application.port.in.MetadataUseCase.PartitionMetadata;
 import io.kaas.application.port.in.MetadataUseCase.TopicMetadata;
 import io.kaas.application.port.in.TopicAdminUseCase.CreateCommand;
+import io.kaas.domain.config.BrokerConfigs;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.topic.Topic;
 import java.util.List;
@@ -20,8 +21,8 @@ class MetadataServiceTest {
     private static final int DEFAULT_PARTITIONS = 2;
 
     private final BrokerSettings autoCreating = settings(true);
-    private final TopicService topics = new TopicService(new InMemoryTopicStore(), new MemoryLogEngine(tp -> { }, LogConfig.DEFAULTS),
-            autoCreating, new SequentialTopicIds());
+    private final TopicService topics = new TopicService(new InMemoryTopicStore(), new MemoryLogEngine(tp -> { }),
+            autoCreating, BrokerConfigs.of(List.of()), new SequentialTopicIds());
     private final StandaloneCluster cluster = new StandaloneCluster("cluster", BROKER, "localhost", () -> 9092);
 
     private static BrokerSettings settings(boolean autoCreate) {

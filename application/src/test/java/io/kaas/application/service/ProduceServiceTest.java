@@ -18,6 +18,8 @@ import io.kaas.application.port.in.ProduceUseCase.PartitionRecords;
 import io.kaas.application.port.in.ProduceUseCase.PartitionResult;
 import io.kaas.application.port.in.TopicAdminUseCase.CreateCommand;
 import io.kaas.domain.batch.TestBatches;
+import io.kaas.domain.config.BrokerConfigs;
+import io.kaas.domain.config.ConfigType;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.topic.Topic;
 import io.kaas.domain.topic.TopicPartition;
@@ -40,15 +42,18 @@ class ProduceServiceTest {
     private final ManualScheduler scheduler = new ManualScheduler();
     private final BrokerSettings settings = new BrokerSettings(0, 1, false, MAX_BYTES);
 
-    private final TopicService topics = topicsOn(new MemoryLogEngine(tp -> { }, LogConfig.DEFAULTS));
-    private final ProduceService produce = new ProduceService(topics, settings, scheduler.clock(), scheduler);
+    private final TopicService topics = topicsOn(new MemoryLogEngine(tp -> { }));
+    private final ProduceService produce = new ProduceService(topics, scheduler.clock(), scheduler);
     /** For acks=-1: a log whose durability the test controls. */
     private final UndurableLogEngine undurable = new UndurableLogEngine();
     private final ProduceService produceUndurable =
-            new ProduceService(topicsOn(undurable), settings, scheduler.clock(), scheduler);
+            new ProduceService(topicsOn(undurable), scheduler.clock(), scheduler);
 
     private TopicService topicsOn(LogEngine engine) {
-        TopicService service = new TopicService(new InMemoryTopicStore(), engine, settings, new SequentialTopicIds());
+        BrokerConfigs brokerConfigs = BrokerConfigs.of(List.of(BrokerConfigs.Entry.ofDefault("message.max.bytes",
+                Integer.toString(MAX_BYTES), ConfigType.INT, "the largest batch")));
+        TopicService service = new TopicService(new InMemoryTopicStore(), engine, settings, brokerConfigs,
+                new SequentialTopicIds());
         service.create(new CreateCommand("t", 2, 1, Map.of(), Map.of(), false));
         return service;
     }
@@ -229,7 +234,7 @@ class ProduceServiceTest {
         final Map<TopicPartition, CompletableFuture<Void>> durable = new HashMap<>();
 
         @Override
-        public PartitionLog open(Topic topic, TopicPartition partition) {
+        public PartitionLog open(Topic topic, TopicPartition partition, LogConfig config) {
             return new PartitionLog() {
                 private final List<ByteBuffer> batches = new ArrayList<>();
 
@@ -281,13 +286,23 @@ class ProduceServiceTest {
                 }
 
                 @Override
-                public void updateConfig(LogConfig config) {
+                public void updateConfig(LogConfig newConfig) {
+                }
+
+                @Override
+                public long sizeInBytes() {
+                    return 0;
                 }
             };
         }
 
         @Override
-        public void delete(Topic topic) {
+        public void deletePartition(TopicPartition partition) {
+        }
+
+        @Override
+        public LogDir logDir() {
+            return new LogDir("undurable", LogDir.UNKNOWN, LogDir.UNKNOWN);
         }
 
         @Override

@@ -2,274 +2,337 @@ package io.kaas.application.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kaas.application.fake.SequentialTopicIds;
 import io.kaas.application.log.LogConfig;
-import io.kaas.application.log.LogOffsets;
+import io.kaas.application.log.LogEngine;
 import io.kaas.application.log.MemoryLogEngine;
+import io.kaas.application.log.PartitionLog;
 import io.kaas.application.memory.InMemoryTopicStore;
+import io.kaas.application.port.in.Outcome;
 import io.kaas.application.port.in.TopicAdminUseCase.CreateCommand;
+import io.kaas.application.port.in.TopicAdminUseCase.CreatePartitionsCommand;
 import io.kaas.application.port.in.TopicAdminUseCase.CreateResult;
-import io.kaas.application.port.in.TopicAdminUseCase.DeleteResult;
-import io.kaas.domain.batch.TestBatches;
+import io.kaas.application.port.out.TopicStore;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.topic.Topic;
 import io.kaas.domain.topic.TopicPartition;
-import java.util.ArrayDeque;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Queue;
-import java.util.UUID;
-import java.util.function.Supplier;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
+/** Creating, growing and reconfiguring topics: Apache's rules, and nothing left half-done on failure. */
 class TopicServiceTest {
-    private static final int BROKER = 0;
-    private static final int DEFAULT_PARTITIONS = 3;
     private static final int DEFAULT = -1;
 
-    private final InMemoryTopicStore store = new InMemoryTopicStore();
-    private final MemoryLogEngine engine = new MemoryLogEngine(tp -> { }, LogConfig.DEFAULTS);
-    private final SequentialTopicIds ids = new SequentialTopicIds();
-    private final TopicService topics = service(ids);
+    private final TestBroker broker = new TestBroker();
 
-    private TopicService service(Supplier<UUID> idSource) {
-        return new TopicService(store, engine,
-                new BrokerSettings(BROKER, DEFAULT_PARTITIONS, true, BrokerSettings.DEFAULT_MESSAGE_MAX_BYTES), idSource);
-    }
+    // ---------------------------------------------------------------- create
 
-    private static CreateCommand create(String name, int partitions, int replicationFactor) {
-        return new CreateCommand(name, partitions, replicationFactor, Map.of(), Map.of(), false);
-    }
+    @Test
+    void aCreatedTopicIsStoredWithItsOverridesAndServed() {
+        Topic topic = broker.create("orders", 3, Map.of("retention.ms", "60000"));
 
-    private static CreateCommand assigned(String name, Map<Integer, List<Integer>> assignments) {
-        return new CreateCommand(name, DEFAULT, DEFAULT, assignments, Map.of(), false);
-    }
-
-    private CreateResult created(CreateCommand command) {
-        CreateResult result = topics.create(command);
-        assertThat(result.error()).as(result.message()).isEqualTo(KafkaError.NONE);
-        return result;
+        assertThat(broker.store.loadAll()).singleElement().isEqualTo(topic);
+        assertThat(broker.topics.log(new TopicPartition("orders", 2))).isPresent();
+        assertThat(broker.topics.config("orders")).hasValueSatisfying(c -> assertThat(c.retentionMs()).isEqualTo(60_000));
     }
 
     @Test
-    void createsATopicWithItsConfigsStoresItAndOpensItsLogs() {
-        CreateResult result = created(new CreateCommand("orders", 2, 1, Map.of(),
-                Map.of("retention.ms", "60000"), false));
+    void badConfigsFailTheCreationAndLeaveNothingBehind() {
+        CreateResult result = create("orders", 2, Map.of("retention.ms", "soon"), false);
 
-        Topic topic = result.topic();
-        assertThat(topic.name()).isEqualTo("orders");
-        assertThat(topic.partitionCount()).isEqualTo(2);
-        assertThat(topic.configs()).containsExactly(Map.entry("retention.ms", "60000"));
-        assertThat(topic.id()).isEqualTo(SequentialTopicIds.nth(1));
-        assertThat(store.loadAll()).containsExactly(topic);
-        assertThat(topics.byName("orders")).contains(topic);
-        assertThat(topics.byId(topic.id())).contains(topic);
-        assertThat(topics.all()).containsExactly(topic);
-        assertThat(topics.log(new TopicPartition("orders", 0))).isPresent();
-        assertThat(topics.log(new TopicPartition("orders", 1))).isPresent();
-        assertThat(topics.log(new TopicPartition("orders", 2))).isEmpty();
+        assertThat(result.error()).isEqualTo(KafkaError.INVALID_CONFIG);
+        assertThat(result.message()).isEqualTo("Invalid value soon for configuration retention.ms: Not a number of type LONG");
+        assertNothingExists();
+        assertThat(create("orders", 2, Map.of("segment.bytes.typo", "1"), false).message())
+                .isEqualTo("Unknown topic config name: segment.bytes.typo");
     }
 
     @Test
-    void minusOneMeansTheBrokerDefaultPartitionCount() {
-        assertThat(created(create("t", DEFAULT, DEFAULT)).topic().partitionCount()).isEqualTo(DEFAULT_PARTITIONS);
+    void validateOnlyChecksEverythingACreationWouldAndCreatesNothing() {
+        broker.create("exists", 1);
+
+        assertThat(create("exists", 1, Map.of(), true).error()).isEqualTo(KafkaError.TOPIC_ALREADY_EXISTS);
+        assertThat(create("new", 1, Map.of("cleanup.policy", "shred"), true).error()).isEqualTo(KafkaError.INVALID_CONFIG);
+        assertThat(create("new", TestBroker.MAX_PARTITIONS + 1, Map.of(), true).error())
+                .isEqualTo(KafkaError.POLICY_VIOLATION);
+        CreateResult ok = create("new", 4, Map.of("retention.ms", "1"), true);
+        assertThat(ok.error()).isEqualTo(KafkaError.NONE);
+        assertThat(ok.topic().partitionCount()).isEqualTo(4);
+        assertThat(broker.topics.byName("new")).isEmpty();
+        assertThat(broker.store.loadAll()).extracting(Topic::name).containsExactly("exists");
     }
 
     @Test
-    void validateOnlyReturnsTheWouldBeTopicAndChangesNothing() {
-        CreateResult result = topics.create(new CreateCommand("t", 4, 1, Map.of(), Map.of(), true));
+    void moreThanThePartitionLimitIsAPolicyViolation() {
+        CreateResult result = create("wide", TestBroker.MAX_PARTITIONS + 1, Map.of(), false);
 
-        assertThat(result.error()).isEqualTo(KafkaError.NONE);
-        assertThat(result.topic().partitionCount()).isEqualTo(4);
-        assertThat(topics.byName("t")).isEmpty();
-        assertThat(topics.log(new TopicPartition("t", 0))).isEmpty();
-        assertThat(store.loadAll()).isEmpty();
-        created(create("t", 1, 1));
+        assertThat(result.error()).isEqualTo(KafkaError.POLICY_VIOLATION);
+        assertThat(result.message()).contains("9 partitions", "KAAS_MAX_PARTITIONS_PER_TOPIC");
+        assertNothingExists();
+        assertThat(create("wide", TestBroker.MAX_PARTITIONS, Map.of(), false).error()).isEqualTo(KafkaError.NONE);
     }
 
     @Test
-    void validateOnlyStillReportsErrors() {
-        created(create("t", 1, 1));
-        assertThat(topics.create(new CreateCommand("t", 1, 1, Map.of(), Map.of(), true)).error())
-                .isEqualTo(KafkaError.TOPIC_ALREADY_EXISTS);
+    void replicationFactorIsAcceptedAndAManualAssignmentChecked() {
+        assertThat(broker.topics.create(new CreateCommand("rf3", 2, 3, Map.of(), Map.of(), false)).error())
+                .as("one copy on shared storage stands for any factor").isEqualTo(KafkaError.NONE);
+        assertThat(broker.topics.create(new CreateCommand("rf0", 2, 0, Map.of(), Map.of(), false)).error())
+                .isEqualTo(KafkaError.INVALID_REPLICATION_FACTOR);
+        CreateResult otherBroker = broker.topics.create(new CreateCommand("manual", DEFAULT, DEFAULT,
+                Map.of(0, List.of(TestBroker.BROKER_ID), 1, List.of(99)), Map.of(), false));
+        assertThat(otherBroker.error()).isEqualTo(KafkaError.INVALID_REPLICA_ASSIGNMENT);
+        assertThat(otherBroker.message())
+                .isEqualTo("The manual partition assignment includes broker 99, but no such broker is registered.");
+        assertThat(broker.topics.create(new CreateCommand("manual", 2, DEFAULT, Map.of(0, List.of(TestBroker.BROKER_ID)),
+                Map.of(), false)).message())
+                .isEqualTo("A manual partition assignment was specified, but numPartitions was not set to -1.");
+        assertThat(broker.topics.create(new CreateCommand("manual", DEFAULT, DEFAULT,
+                Map.of(0, List.of(TestBroker.BROKER_ID)), Map.of(), false)).error()).isEqualTo(KafkaError.NONE);
     }
 
     @Test
-    void anExistingNameIsRefused() {
-        Topic first = created(create("t", 1, 1)).topic();
+    void aFailureWhileOpeningPartitionsUndoesTheWholeCreation() {
+        FailingEngine engine = new FailingEngine();
+        TestBroker failing = new TestBroker(engine);
+        engine.failOn = new TopicPartition("orders", 2);
 
-        CreateResult again = topics.create(create("t", 5, 1));
+        CreateResult result = failing.topics.create(new CreateCommand("orders", 4, DEFAULT, Map.of(), Map.of(), false));
 
-        assertThat(again.error()).isEqualTo(KafkaError.TOPIC_ALREADY_EXISTS);
-        assertThat(again.message()).isEqualTo("Topic 't' already exists.");
-        assertThat(again.topic()).isNull();
-        assertThat(topics.byName("t")).contains(first);
+        assertThat(result.error()).isEqualTo(KafkaError.UNKNOWN_SERVER_ERROR);
+        assertThat(failing.store.loadAll()).isEmpty();
+        assertThat(failing.topics.all()).isEmpty();
+        assertThat(failing.topics.logs()).isEmpty();
+        assertThat(engine.open).as("partitions opened before the failure are removed again").isEmpty();
     }
 
-    @Test
-    void aNameCollidingWithAnExistingOneIsRefused() {
-        created(create("a.b", 1, 1));
-
-        CreateResult result = topics.create(create("a_b", 1, 1));
-
-        assertThat(result.error()).isEqualTo(KafkaError.INVALID_TOPIC_EXCEPTION);
-        assertThat(result.message()).isEqualTo("Topic 'a_b' collides with existing topic: a.b");
-        assertThat(topics.byName("a_b")).isEmpty();
-    }
+    // ---------------------------------------------------------------- grow
 
     @Test
-    void anIllegalNameIsRefusedWithTheDomainReason() {
-        CreateResult result = topics.create(create("bad name", 1, 1));
-        assertThat(result.error()).isEqualTo(KafkaError.INVALID_TOPIC_EXCEPTION);
-        assertThat(result.message()).startsWith("Topic name is invalid: ");
-        assertThat(store.loadAll()).isEmpty();
-    }
+    void createPartitionsGrowsTheTopicAndServesTheNewPartitionsEmpty() {
+        Topic before = broker.create("orders", 2);
 
-    @Test
-    void nonPositivePartitionCountsOtherThanMinusOneAreRefused() {
-        for (int partitions : new int[] {0, -2}) {
-            CreateResult result = topics.create(create("t", partitions, 1));
-            assertThat(result.error()).isEqualTo(KafkaError.INVALID_PARTITIONS);
-            assertThat(result.message()).isEqualTo("Number of partitions was set to an invalid non-positive value.");
+        Outcome outcome = broker.topics.createPartitions(new CreatePartitionsCommand("orders", 5, null, false));
+
+        assertThat(outcome).isEqualTo(Outcome.OK);
+        Topic after = broker.topics.byName("orders").orElseThrow();
+        assertThat(after.partitionCount()).isEqualTo(5);
+        assertThat(after.id()).isEqualTo(before.id());
+        assertThat(broker.store.loadAll()).singleElement().extracting(Topic::partitionCount).isEqualTo(5);
+        for (int p = 0; p < 5; p++) {
+            assertThat(broker.topics.log(new TopicPartition("orders", p))).as("partition %d", p).isPresent();
         }
-        assertThat(topics.all()).isEmpty();
+        assertThat(broker.topics.log(new TopicPartition("orders", 4)).orElseThrow().offsets().logEndOffset()).isZero();
     }
 
     @Test
-    void nonPositiveReplicationFactorsOtherThanMinusOneAreRefused() {
-        for (int rf : new int[] {0, -2}) {
-            CreateResult result = topics.create(create("t", 1, rf));
-            assertThat(result.error()).isEqualTo(KafkaError.INVALID_REPLICATION_FACTOR);
-            assertThat(result.message())
-                    .isEqualTo("Replication factor must be larger than 0, or -1 to use the default value.");
+    void theSameCountOrFewerPartitionsIsInvalid() {
+        broker.create("orders", 3);
+
+        assertThat(grow("orders", 3)).isEqualTo(new Outcome(KafkaError.INVALID_PARTITIONS,
+                "Topic already has 3 partition(s)."));
+        assertThat(grow("orders", 2)).isEqualTo(new Outcome(KafkaError.INVALID_PARTITIONS,
+                "The topic orders currently has 3 partition(s); 2 would not be an increase."));
+        assertThat(grow("missing", 4).error()).isEqualTo(KafkaError.UNKNOWN_TOPIC_OR_PARTITION);
+        assertThat(broker.topics.byName("orders").orElseThrow().partitionCount()).isEqualTo(3);
+    }
+
+    @Test
+    void growingPastTheLimitIsAPolicyViolation() {
+        broker.create("orders", 3);
+
+        assertThat(grow("orders", TestBroker.MAX_PARTITIONS + 1).error()).isEqualTo(KafkaError.POLICY_VIOLATION);
+        assertThat(broker.topics.byName("orders").orElseThrow().partitionCount()).isEqualTo(3);
+        assertThat(broker.topics.log(new TopicPartition("orders", 3))).isEmpty();
+    }
+
+    @Test
+    void assignmentsMustCoverEveryNewPartitionWithThisBroker() {
+        broker.create("orders", 1);
+
+        assertThat(broker.topics.createPartitions(new CreatePartitionsCommand("orders", 3,
+                List.of(List.of(TestBroker.BROKER_ID)), false))).isEqualTo(new Outcome(
+                KafkaError.INVALID_REPLICA_ASSIGNMENT, "Attempted to add 2 additional partition(s), but only 1 assignment(s) were specified."));
+        assertThat(broker.topics.createPartitions(new CreatePartitionsCommand("orders", 2,
+                List.of(List.of(TestBroker.BROKER_ID, TestBroker.BROKER_ID)), false)).message())
+                .isEqualTo("The manual partition assignment includes the broker 3 more than once.");
+        assertThat(broker.topics.createPartitions(new CreatePartitionsCommand("orders", 2,
+                List.of(List.of(TestBroker.BROKER_ID)), false))).isEqualTo(Outcome.OK);
+    }
+
+    @Test
+    void validateOnlyGrowsNothing() {
+        broker.create("orders", 1);
+
+        assertThat(broker.topics.createPartitions(new CreatePartitionsCommand("orders", 4, null, true))).isEqualTo(Outcome.OK);
+        assertThat(broker.topics.byName("orders").orElseThrow().partitionCount()).isEqualTo(1);
+        assertThat(broker.topics.log(new TopicPartition("orders", 1))).isEmpty();
+    }
+
+    @Test
+    void aFailedGrowKeepsTheOldCountAndRemovesTheHalfMadePartitions() {
+        FailingEngine engine = new FailingEngine();
+        TestBroker failing = new TestBroker(engine);
+        failing.create("orders", 2);
+        engine.failOn = new TopicPartition("orders", 3);
+
+        Outcome outcome = failing.topics.createPartitions(new CreatePartitionsCommand("orders", 4, null, false));
+
+        assertThat(outcome.error()).isEqualTo(KafkaError.KAFKA_STORAGE_ERROR);
+        assertThat(failing.topics.byName("orders").orElseThrow().partitionCount()).isEqualTo(2);
+        assertThat(failing.store.loadAll()).singleElement().extracting(Topic::partitionCount).isEqualTo(2);
+        assertThat(engine.open).containsExactlyInAnyOrder(new TopicPartition("orders", 0), new TopicPartition("orders", 1));
+    }
+
+    @Test
+    void aGrowTheStoreCannotRecordIsUndone() {
+        FailingStore store = new FailingStore();
+        FailingEngine engine = new FailingEngine();
+        TestBroker failing = new TestBroker(engine, store);
+        failing.create("orders", 1);
+        store.failSaves = true;
+
+        assertThat(failing.topics.createPartitions(new CreatePartitionsCommand("orders", 3, null, false)).error())
+                .isEqualTo(KafkaError.KAFKA_STORAGE_ERROR);
+        assertThat(failing.topics.byName("orders").orElseThrow().partitionCount()).isEqualTo(1);
+        assertThat(engine.open).containsExactly(new TopicPartition("orders", 0));
+    }
+
+    // ---------------------------------------------------------------- configure
+
+    @Test
+    void changedConfigsAreStoredAndServedAtOnce() {
+        broker.create("orders", 1, Map.of("retention.ms", "1000"));
+
+        Outcome outcome = broker.topics.updateConfigs("orders", current -> Map.of("segment.ms", "5000"), false);
+
+        assertThat(outcome).isEqualTo(Outcome.OK);
+        assertThat(broker.store.loadAll()).singleElement().extracting(Topic::configs).isEqualTo(Map.of("segment.ms", "5000"));
+        assertThat(broker.topics.config("orders")).hasValueSatisfying(c -> {
+            assertThat(c.segmentMs()).isEqualTo(5000);
+            assertThat(c.retentionMs()).as("back to the broker's default").isEqualTo(Long.parseLong(TestBroker.RETENTION_MS));
+        });
+    }
+
+    @Test
+    void aChangedConfigReachesEveryPartitionLog() {
+        FailingEngine engine = new FailingEngine();
+        TestBroker recording = new TestBroker(engine);
+        recording.create("orders", 2);
+
+        recording.topics.updateConfigs("orders", current -> Map.of("retention.bytes", "1234"), false);
+
+        assertThat(engine.updates).hasSize(2).allSatisfy(c -> assertThat(c.retentionBytes()).isEqualTo(1234));
+    }
+
+    @Test
+    void invalidChangesAreRefusedBeforeTheTopicIsLookedUp() {
+        broker.create("orders", 1);
+
+        assertThat(broker.topics.updateConfigs("missing", c -> Map.of("retention.ms", "x"), false).error())
+                .isEqualTo(KafkaError.INVALID_CONFIG);
+        assertThat(broker.topics.updateConfigs("missing", c -> Map.of("retention.ms", "1"), false))
+                .isEqualTo(new Outcome(KafkaError.UNKNOWN_TOPIC_OR_PARTITION, "The topic 'missing' does not exist."));
+        assertThat(broker.topics.updateConfigs("orders", c -> Map.of("retention.ms", "1"), true)).isEqualTo(Outcome.OK);
+        assertThat(broker.topics.byName("orders").orElseThrow().configs()).as("validate only").isEmpty();
+    }
+
+    @Test
+    void aRestartServesTheStoredTopicsWithTheirConfigs() {
+        broker.create("orders", 2, Map.of("cleanup.policy", "compact"));
+        broker.topics.createPartitions(new CreatePartitionsCommand("orders", 3, null, false));
+
+        TestBroker restarted = new TestBroker(new MemoryLogEngine(tp -> { }), broker.store);
+
+        assertThat(restarted.topics.byName("orders")).hasValueSatisfying(t -> assertThat(t.partitionCount()).isEqualTo(3));
+        assertThat(restarted.topics.config("orders")).hasValueSatisfying(c -> assertThat(c.deleteRetention()).isFalse());
+    }
+
+    private CreateResult create(String name, int partitions, Map<String, String> configs, boolean validateOnly) {
+        return broker.topics.create(new CreateCommand(name, partitions, DEFAULT, Map.of(), configs, validateOnly));
+    }
+
+    private Outcome grow(String name, int count) {
+        return broker.topics.createPartitions(new CreatePartitionsCommand(name, count, null, false));
+    }
+
+    private void assertNothingExists() {
+        assertThat(broker.store.loadAll()).isEmpty();
+        assertThat(broker.topics.all()).isEmpty();
+        assertThat(broker.topics.logs()).isEmpty();
+    }
+
+    /** Memory logs, a chosen partition that cannot be opened, and a record of what is open and reconfigured. */
+    private static final class FailingEngine implements LogEngine {
+        private final MemoryLogEngine delegate = new MemoryLogEngine(tp -> { });
+        final Set<TopicPartition> open = new HashSet<>();
+        final List<LogConfig> updates = new ArrayList<>();
+        TopicPartition failOn;
+
+        @Override
+        public PartitionLog open(Topic topic, TopicPartition partition, LogConfig config) {
+            if (partition.equals(failOn)) {
+                throw new UncheckedIOException(new IOException("disk on fire"));
+            }
+            open.add(partition);
+            PartitionLog log = delegate.open(topic, partition, config);
+            return (PartitionLog) Proxy.newProxyInstance(getClass().getClassLoader(),
+                    new Class<?>[] {PartitionLog.class}, (proxy, method, args) -> {
+                        if (method.getName().equals("updateConfig")) {
+                            updates.add((LogConfig) args[0]);
+                        }
+                        try {
+                            return method.invoke(log, args);
+                        } catch (InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
         }
-        assertThat(topics.all()).isEmpty();
+
+        @Override
+        public void deletePartition(TopicPartition partition) {
+            open.remove(partition);
+            delegate.deletePartition(partition);
+        }
+
+        @Override
+        public LogDir logDir() {
+            return delegate.logDir();
+        }
+
+        @Override
+        public void close() {
+            delegate.close();
+        }
     }
 
-    @Test
-    void aManualAssignmentSetsThePartitionCount() {
-        Topic topic = created(assigned("t", Map.of(0, List.of(BROKER), 1, List.of(BROKER)))).topic();
-        assertThat(topic.partitionCount()).isEqualTo(2);
-    }
+    /** A store whose saves can be made to fail. */
+    private static final class FailingStore implements TopicStore {
+        private final InMemoryTopicStore delegate = new InMemoryTopicStore();
+        boolean failSaves;
 
-    @Test
-    void aManualAssignmentWithACountOrFactorIsAnInvalidRequest() {
-        CreateResult withCount = topics.create(new CreateCommand("t", 2, DEFAULT, Map.of(0, List.of(BROKER)), Map.of(), false));
-        CreateResult withFactor = topics.create(new CreateCommand("t", DEFAULT, 1, Map.of(0, List.of(BROKER)), Map.of(), false));
+        @Override
+        public List<Topic> loadAll() {
+            return delegate.loadAll();
+        }
 
-        assertThat(withCount.error()).isEqualTo(KafkaError.INVALID_REQUEST);
-        assertThat(withFactor.error()).isEqualTo(KafkaError.INVALID_REQUEST);
-        assertThat(topics.all()).isEmpty();
-    }
+        @Override
+        public void save(Topic topic) {
+            if (failSaves) {
+                throw new UncheckedIOException(new IOException("read-only volume"));
+            }
+            delegate.save(topic);
+        }
 
-    @Test
-    void aManualAssignmentMustNumberPartitionsWithoutGaps() {
-        CreateResult result = topics.create(assigned("t", Map.of(0, List.of(BROKER), 2, List.of(BROKER))));
-        assertThat(result.error()).isEqualTo(KafkaError.INVALID_REPLICA_ASSIGNMENT);
-        assertThat(result.message()).contains("partition 1 is missing");
-    }
-
-    @Test
-    void aManualAssignmentMayNotHaveAnEmptyReplicaList() {
-        CreateResult result = topics.create(assigned("t", Map.of(0, List.of())));
-        assertThat(result.error()).isEqualTo(KafkaError.INVALID_REPLICA_ASSIGNMENT);
-        assertThat(result.message()).isEqualTo("The manual partition assignment includes an empty replica list.");
-    }
-
-    @Test
-    void aManualAssignmentMayNameOnlyRegisteredBrokers() {
-        CreateResult result = topics.create(assigned("t", Map.of(0, List.of(BROKER, 7))));
-        assertThat(result.error()).isEqualTo(KafkaError.INVALID_REPLICA_ASSIGNMENT);
-        assertThat(result.message())
-                .isEqualTo("The manual partition assignment includes broker 7, but no such broker is registered.");
-    }
-
-    @Test
-    void aManualAssignmentMayNotRepeatABroker() {
-        CreateResult result = topics.create(assigned("t", Map.of(0, List.of(BROKER, BROKER))));
-        assertThat(result.error()).isEqualTo(KafkaError.INVALID_REPLICA_ASSIGNMENT);
-        assertThat(result.message()).isEqualTo("The manual partition assignment includes the broker 0 more than once.");
-        assertThat(topics.all()).isEmpty();
-    }
-
-    @Test
-    void topicIdsSkipReservedAndDashLeadingValues() {
-        UUID good = new UUID(5L, 5L);
-        Queue<UUID> sequence = new ArrayDeque<>(List.of(new UUID(0L, 0L), new UUID(0L, 1L),
-                new UUID(62L << 58, 1L), good));
-        TopicService service = service(sequence::remove);
-
-        assertThat(service.create(create("t", 1, 1)).topic().id()).isEqualTo(good);
-    }
-
-    @Test
-    void topicIdsAreNotReused() {
-        Queue<UUID> sequence = new ArrayDeque<>(List.of(new UUID(5L, 5L), new UUID(5L, 5L), new UUID(6L, 6L)));
-        TopicService service = service(sequence::remove);
-
-        service.create(create("a", 1, 1));
-        assertThat(service.create(create("b", 1, 1)).topic().id()).isEqualTo(new UUID(6L, 6L));
-    }
-
-    @Test
-    void deleteByNameRemovesTheTopicItsLogsAndItsStoredDefinition() {
-        Topic topic = created(create("t", 2, 1)).topic();
-
-        DeleteResult result = topics.deleteByName("t");
-
-        assertThat(result.error()).isEqualTo(KafkaError.NONE);
-        assertThat(result.topic()).isEqualTo(topic);
-        assertThat(topics.byName("t")).isEmpty();
-        assertThat(topics.byId(topic.id())).isEmpty();
-        assertThat(topics.log(topic.partition(0))).isEmpty();
-        assertThat(store.loadAll()).isEmpty();
-    }
-
-    @Test
-    void aRecreatedTopicGetsANewIdAndAnEmptyLog() {
-        Topic first = created(create("t", 1, 1)).topic();
-        topics.log(first.partition(0)).orElseThrow().append(TestBatches.plain(3), 0L);
-        topics.deleteByName("t");
-
-        Topic second = created(create("t", 1, 1)).topic();
-
-        assertThat(second.id()).isNotEqualTo(first.id());
-        assertThat(topics.log(second.partition(0)).orElseThrow().offsets()).isEqualTo(LogOffsets.EMPTY);
-    }
-
-    @Test
-    void deleteByIdRemovesTheTopic() {
-        Topic topic = created(create("t", 1, 1)).topic();
-
-        assertThat(topics.deleteById(topic.id()).error()).isEqualTo(KafkaError.NONE);
-
-        assertThat(topics.byName("t")).isEmpty();
-        assertThat(store.loadAll()).isEmpty();
-    }
-
-    @Test
-    void deletingAnUnknownTopicFailsWithTheMatchingError() {
-        DeleteResult byName = topics.deleteByName("nope");
-        DeleteResult byId = topics.deleteById(new UUID(9L, 9L));
-
-        assertThat(byName.error()).isEqualTo(KafkaError.UNKNOWN_TOPIC_OR_PARTITION);
-        assertThat(byName.topic()).isNull();
-        assertThat(byId.error()).isEqualTo(KafkaError.UNKNOWN_TOPIC_ID);
-        assertThat(byId.topic()).isNull();
-    }
-
-    @Test
-    void startLoadsTheStoredTopicsAndOpensTheirLogs() {
-        Topic stored = new Topic("kept", new UUID(3L, 3L), 2, Map.of("cleanup.policy", "compact"));
-        store.save(stored);
-        TopicService restarted = service(ids);
-        assertThat(restarted.byName("kept")).isEmpty();
-
-        restarted.start();
-
-        assertThat(restarted.byName("kept")).contains(stored);
-        assertThat(restarted.byId(stored.id())).contains(stored);
-        assertThat(restarted.log(stored.partition(1))).isPresent();
-        assertThat(restarted.create(create("kept", 1, 1)).error()).isEqualTo(KafkaError.TOPIC_ALREADY_EXISTS);
+        @Override
+        public void delete(Topic topic) {
+            delegate.delete(topic);
+        }
     }
 }

@@ -4,9 +4,10 @@ import java.nio.ByteBuffer;
 import java.util.zip.CRC32C;
 
 /**
- * A read view of the fixed 61-byte header of a magic-v2 RecordBatch, plus the two in-place
- * rewrites a broker makes (base offset and partition leader epoch). Records are never decoded:
- * the header is all the broker needs, and the bytes after it stay opaque.
+ * A read view of the fixed 61-byte header of a magic-v2 RecordBatch, plus the in-place rewrites a
+ * broker makes: base offset and partition leader epoch on every append, and the LogAppendTime
+ * stamp for topics that ask for it. Records are never decoded: the header is all the broker needs,
+ * and the bytes after it stay opaque.
  *
  * <p>The view reads at {@code buffer.position()} with absolute gets and never moves the position.
  */
@@ -161,5 +162,21 @@ public final class RecordBatchHeader {
     /** Rewrites the partition leader epoch in place; not covered by the CRC either. */
     public void setPartitionLeaderEpoch(int epoch) {
         buf.putInt(at + PARTITION_LEADER_EPOCH_OFFSET, epoch);
+    }
+
+    /**
+     * Stamps the batch with the broker's append time, as Apache's broker does for a topic with
+     * {@code message.timestamp.type=LogAppendTime}: sets the timestamp-type attribute bit, writes
+     * {@code timestamp} as the max timestamp and recomputes the CRC32C. The base timestamp and the
+     * records are left alone; readers of a LogAppendTime batch take every record's timestamp from
+     * the max timestamp. A batch already stamped with this time is not touched.
+     */
+    public void setLogAppendTime(long timestamp) {
+        if (isLogAppendTime() && maxTimestamp() == timestamp) {
+            return;
+        }
+        buf.putShort(at + ATTRIBUTES_OFFSET, (short) (attributes() | TIMESTAMP_TYPE_MASK));
+        buf.putLong(at + MAX_TIMESTAMP_OFFSET, timestamp);
+        buf.putInt(at + CRC_OFFSET, (int) computeCrc());
     }
 }

@@ -31,6 +31,26 @@ public final class TestBatches {
         return batch().producer(producerId, epoch, baseSequence).records(records).build();
     }
 
+    /** A batch of {@code count} records whose record section is exactly {@code records}, leader epoch 0. */
+    public static ByteBuffer batch(int count, long baseTimestamp, long maxTimestamp, byte[] records) {
+        return batch(count, baseTimestamp, maxTimestamp, (short) 0, records);
+    }
+
+    /** The same with the given attributes (compression bits, timestamp type, transactional, control). */
+    public static ByteBuffer batch(int count, long baseTimestamp, long maxTimestamp, short attributes, byte[] records) {
+        return batch().records(count).timestamps(baseTimestamp, maxTimestamp).attributes(attributes)
+                .partitionLeaderEpoch(0).payload(records).build();
+    }
+
+    /** Some record bytes: opaque to every broker check. */
+    public static byte[] records(int length) {
+        byte[] bytes = new byte[length];
+        for (int i = 0; i < length; i++) {
+            bytes[i] = (byte) (i * 31 + 7);
+        }
+        return bytes;
+    }
+
     /** Fluent settings for one batch; {@link #build()} computes the length and the CRC last. */
     public static final class Builder {
         private long baseOffset;
@@ -45,6 +65,7 @@ public final class TestBatches {
         private short producerEpoch = RecordBatchHeader.NO_PRODUCER_EPOCH;
         private int baseSequence = RecordBatchHeader.NO_SEQUENCE;
         private int sizeInBytes = -1;
+        private byte[] payload;
 
         private Builder() {
         }
@@ -127,6 +148,13 @@ public final class TestBatches {
             return this;
         }
 
+        /** The exact bytes of the record section, instead of filler; sets the size. */
+        public Builder payload(byte[] records) {
+            payload = records.clone();
+            sizeInBytes = RecordBatchHeader.HEADER_SIZE + records.length;
+            return this;
+        }
+
         /** The batch at position 0 of a heap buffer of exactly its size. */
         public ByteBuffer build() {
             int size = sizeInBytes >= 0 ? sizeInBytes
@@ -145,6 +173,9 @@ public final class TestBatches {
                     .putShort(producerEpoch)
                     .putInt(baseSequence)
                     .putInt(recordsCount);
+            if (payload != null) {
+                buf.put(payload);
+            }
             while (buf.hasRemaining()) {
                 buf.put((byte) (buf.position() * 31));
             }

@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -112,6 +113,17 @@ public final class NioFilesystem implements Filesystem {
     @Override
     public long lastModifiedMs(Path file) throws IOException {
         return Files.getLastModifiedTime(file).toMillis();
+    }
+
+    @Override
+    public Space space(Path dir) throws IOException {
+        FileStore store = Files.getFileStore(dir);
+        return new Space(largeIfNegative(store.getTotalSpace()), largeIfNegative(store.getUsableSpace()));
+    }
+
+    /** Volumes beyond 8 EiB overflow to a negative size; report them as the largest, as Apache does. */
+    private static long largeIfNegative(long bytes) {
+        return bytes < 0 ? Long.MAX_VALUE : bytes;
     }
 
     /** A {@link FileChannel} used only positionally, so handles never share a file pointer. */

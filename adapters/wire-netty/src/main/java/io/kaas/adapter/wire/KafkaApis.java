@@ -1,12 +1,17 @@
 package io.kaas.adapter.wire;
 
 import io.kaas.adapter.wire.dispatch.ApiRegistry;
+import io.kaas.adapter.wire.handler.AlterConfigsHandler;
+import io.kaas.adapter.wire.handler.CreatePartitionsHandler;
 import io.kaas.adapter.wire.handler.CreateTopicsHandler;
 import io.kaas.adapter.wire.handler.DeleteRecordsHandler;
 import io.kaas.adapter.wire.handler.DeleteTopicsHandler;
 import io.kaas.adapter.wire.handler.DescribeClusterHandler;
+import io.kaas.adapter.wire.handler.DescribeConfigsHandler;
+import io.kaas.adapter.wire.handler.DescribeLogDirsHandler;
 import io.kaas.adapter.wire.handler.FetchHandler;
 import io.kaas.adapter.wire.handler.FindCoordinatorHandler;
+import io.kaas.adapter.wire.handler.IncrementalAlterConfigsHandler;
 import io.kaas.adapter.wire.handler.InitProducerIdHandler;
 import io.kaas.adapter.wire.handler.ListOffsetsHandler;
 import io.kaas.adapter.wire.handler.MetadataHandler;
@@ -30,10 +35,15 @@ public final class KafkaApis {
                 .serve(ApiKeys.LIST_OFFSETS, 1, 8, new ListOffsetsHandler(uc.listOffsets()))
                 .serve(ApiKeys.METADATA, 0, 12, new MetadataHandler(uc.metadata(), uc.topics(), uc.cluster()))
                 .serve(ApiKeys.FIND_COORDINATOR, 0, 4, new FindCoordinatorHandler(uc.cluster()))
-                .serve(ApiKeys.CREATE_TOPICS, 0, 7, new CreateTopicsHandler(uc.topics()))
+                .serve(ApiKeys.CREATE_TOPICS, 0, 7, new CreateTopicsHandler(uc.topics(), uc.configs()))
                 .serve(ApiKeys.DELETE_TOPICS, 0, 6, new DeleteTopicsHandler(uc.topics()))
                 .serve(ApiKeys.DELETE_RECORDS, 0, 2, new DeleteRecordsHandler(uc.deleteRecords()))
                 .serve(ApiKeys.INIT_PRODUCER_ID, 0, 4, new InitProducerIdHandler(uc.producerIds()))
+                .serve(ApiKeys.DESCRIBE_CONFIGS, 0, 4, new DescribeConfigsHandler(uc.configs()))
+                .serve(ApiKeys.ALTER_CONFIGS, 0, 2, new AlterConfigsHandler(uc.configs()))
+                .serve(ApiKeys.DESCRIBE_LOG_DIRS, 0, 4, new DescribeLogDirsHandler(uc.logDirs()))
+                .serve(ApiKeys.CREATE_PARTITIONS, 0, 3, new CreatePartitionsHandler(uc.topics()))
+                .serve(ApiKeys.INCREMENTAL_ALTER_CONFIGS, 0, 1, new IncrementalAlterConfigsHandler(uc.configs()))
                 .serve(ApiKeys.DESCRIBE_CLUSTER, 0, 1, new DescribeClusterHandler(uc.cluster()))
                 .build();
     }

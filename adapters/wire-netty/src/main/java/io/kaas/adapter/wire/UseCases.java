@@ -1,9 +1,11 @@
 package io.kaas.adapter.wire;
 
 import io.kaas.application.port.in.ClusterUseCase;
+import io.kaas.application.port.in.ConfigUseCase;
 import io.kaas.application.port.in.DeleteRecordsUseCase;
 import io.kaas.application.port.in.FetchUseCase;
 import io.kaas.application.port.in.ListOffsetsUseCase;
+import io.kaas.application.port.in.LogDirsUseCase;
 import io.kaas.application.port.in.MetadataUseCase;
 import io.kaas.application.port.in.ProduceUseCase;
 import io.kaas.application.port.in.ProducerIdUseCase;
@@ -12,5 +14,6 @@ import io.kaas.application.port.in.TopicAdminUseCase;
 /** The use cases the wire serves: everything a handler may call. */
 public record UseCases(ProduceUseCase produce, FetchUseCase fetch, ListOffsetsUseCase listOffsets,
                        MetadataUseCase metadata, TopicAdminUseCase topics, ClusterUseCase cluster,
-                       ProducerIdUseCase producerIds, DeleteRecordsUseCase deleteRecords) {
+                       ProducerIdUseCase producerIds, DeleteRecordsUseCase deleteRecords, ConfigUseCase configs,
+                       LogDirsUseCase logDirs) {
 }

@@ -43,6 +43,11 @@ class KafkaApisTest {
         expected.put(ApiKeys.DELETE_TOPICS, "0-6");
         expected.put(ApiKeys.DELETE_RECORDS, "0-2");
         expected.put(ApiKeys.INIT_PRODUCER_ID, "0-4");
+        expected.put(ApiKeys.DESCRIBE_CONFIGS, "0-4");
+        expected.put(ApiKeys.ALTER_CONFIGS, "0-2");
+        expected.put(ApiKeys.DESCRIBE_LOG_DIRS, "0-4");
+        expected.put(ApiKeys.CREATE_PARTITIONS, "0-3");
+        expected.put(ApiKeys.INCREMENTAL_ALTER_CONFIGS, "0-1");
         expected.put(ApiKeys.DESCRIBE_CLUSTER, "0-1");
         assertThat(served).containsExactlyEntriesOf(expected);
     }

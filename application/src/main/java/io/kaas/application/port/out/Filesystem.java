@@ -47,6 +47,19 @@ public interface Filesystem {
     long lastModifiedMs(Path file) throws IOException;
 
     /**
+     * The size of the volume holding {@code dir} and the space still usable on it, for
+     * DescribeLogDirs; {@link Space#UNKNOWN} where the implementation cannot tell.
+     */
+    default Space space(Path dir) throws IOException {
+        return Space.UNKNOWN;
+    }
+
+    /** A volume's size and the bytes still usable on it; -1 for unknown. */
+    record Space(long totalBytes, long usableBytes) {
+        public static final Space UNKNOWN = new Space(-1L, -1L);
+    }
+
+    /**
      * Replaces a file's content atomically and durably: write a temp file beside it, fsync it,
      * rename it over the target, fsync the directory.
      */

@@ -302,6 +302,16 @@ public final class SimulatedFilesystem implements Filesystem {
         return bytesWritten;
     }
 
+    /** The simulated volume's capacity and what is left of it; unknown when it is unbounded. */
+    @Override
+    public synchronized Space space(Path dir) {
+        long capacity = options.capacityBytes();
+        if (capacity == Long.MAX_VALUE) {
+            return Space.UNKNOWN;
+        }
+        return new Space(capacity, Math.max(0, capacity - usedBytes()));
+    }
+
     /** Space in use: the bytes of every file a name or an open handle leads to. */
     public synchronized long usedBytes() {
         Set<SimFile> files = namespace.files();

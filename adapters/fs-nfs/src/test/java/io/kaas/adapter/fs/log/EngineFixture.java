@@ -10,6 +10,7 @@ import io.kaas.application.log.DiskLogEngine;
 import io.kaas.application.log.LogConfig;
 import io.kaas.application.log.LogRead;
 import io.kaas.application.log.PartitionLog;
+import io.kaas.domain.config.TopicConfig;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.log.SegmentName;
 import io.kaas.domain.topic.Topic;
@@ -18,6 +19,7 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -42,7 +44,8 @@ final class EngineFixture {
     final JacksonCodec codec = new JacksonCodec();
     Executor io;
     final ManualExecutor manualIo = new ManualExecutor();
-    LogConfig defaults = LogConfig.DEFAULTS;
+    /** The broker's defaults for topic-level keys (kaas fsyncs every append unless a topic says otherwise). */
+    final Map<String, String> defaults = new HashMap<>(Map.of("flush.messages", "1"));
     long checkpointIntervalBytes = 64L * 1024 * 1024;
     int epoch;
     private DiskLogEngine engine;
@@ -63,14 +66,19 @@ final class EngineFixture {
 
     DiskLogEngine engine() {
         if (engine == null) {
-            engine = new DiskLogEngine(new DiskLogEngine.Settings(ROOT, defaults, epoch, FSYNC_MAX_LATENCY_MS,
+            engine = new DiskLogEngine(new DiskLogEngine.Settings(ROOT, epoch, FSYNC_MAX_LATENCY_MS,
                     checkpointIntervalBytes), fs, codec, io, scheduler, clock, tp -> { });
         }
         return engine;
     }
 
     PartitionLog open(Topic topic, int partition) {
-        return engine().open(topic, topic.partition(partition));
+        return engine().open(topic, topic.partition(partition), config(topic.configs()));
+    }
+
+    /** The storage settings of a topic with these overrides on this fixture's broker defaults. */
+    LogConfig config(Map<String, String> overrides) {
+        return LogConfig.of(TopicConfig.resolve(defaults, overrides));
     }
 
     /** Runs the committer (and whatever else is queued on the I/O executor). */

@@ -150,7 +150,7 @@ class GroupCommitTest {
 
     @Test
     void theBrokerWideFlushIntervalAppliesWhenTheTopicSetsNone() {
-        f.defaults = f.defaults.withFlushIntervalMessages(2);
+        f.defaults.put("flush.messages", "2");
         PartitionLog log = f.open(topic, 0);
 
         assertThat(appendDurable(log, oneRecord(), 0)).isCompleted();

@@ -137,7 +137,7 @@ class RetentionTest {
         log.applyRetention(f.clock.nowMs());
         assertThat(f.segments(topic, 0)).hasSize(3);
 
-        log.updateConfig(LogConfig.DEFAULTS.withOverrides(Map.of("segment.bytes", "1000", "retention.ms", "1")));
+        log.updateConfig(f.config(Map.of("segment.bytes", "1000", "retention.ms", "1")));
         log.applyRetention(f.clock.nowMs());
 
         assertThat(f.segments(topic, 0)).extracting(SegmentName::baseOffset).containsExactly(8L);

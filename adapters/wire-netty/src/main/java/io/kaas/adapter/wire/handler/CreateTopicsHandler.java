@@ -2,7 +2,9 @@ package io.kaas.adapter.wire.handler;
 
 import io.kaas.adapter.wire.dispatch.ApiHandler;
 import io.kaas.adapter.wire.dispatch.RequestContext;
+import io.kaas.adapter.wire.mapping.ConfigMapping;
 import io.kaas.adapter.wire.mapping.TopicIdMapping;
+import io.kaas.application.port.in.ConfigUseCase;
 import io.kaas.application.port.in.TopicAdminUseCase;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.topic.Topic;
@@ -20,16 +22,20 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.CreateTopicsRequest;
 import org.apache.kafka.common.requests.CreateTopicsResponse;
 
-/** CreateTopics (key 19): creates each topic, or with validate_only checks it could be created. */
+/**
+ * CreateTopics (key 19): creates each topic, or with validate_only checks it could be created. From
+ * v5 a created topic's result lists every config it has, with its source, as Apache does.
+ */
 public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest> {
     /** A single writer per partition: every topic's true replication factor. */
     private static final short REPLICATION_FACTOR = 1;
-    private static final byte DYNAMIC_TOPIC_CONFIG = 1;
 
     private final TopicAdminUseCase topics;
+    private final ConfigUseCase configs;
 
-    public CreateTopicsHandler(TopicAdminUseCase topics) {
+    public CreateTopicsHandler(TopicAdminUseCase topics, ConfigUseCase configs) {
         this.topics = topics;
+        this.configs = configs;
     }
 
     @Override
@@ -55,18 +61,16 @@ public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest
         return CompletableFuture.completedFuture(new CreateTopicsResponse(response));
     }
 
-    private static CreateTopicsResponseData.CreatableTopicResult created(Topic topic) {
-        CreateTopicsResponseData.CreatableTopicResult result = new CreateTopicsResponseData.CreatableTopicResult()
+    private CreateTopicsResponseData.CreatableTopicResult created(Topic topic) {
+        return new CreateTopicsResponseData.CreatableTopicResult()
                 .setName(topic.name())
                 .setTopicId(TopicIdMapping.toWire(topic.id()))
                 .setErrorCode(Errors.NONE.code())
                 .setErrorMessage(null) // the generated default is "", Apache answers null on success
                 .setNumPartitions(topic.partitionCount())
-                .setReplicationFactor(REPLICATION_FACTOR);
-        topic.configs().forEach((name, value) -> result.configs().add(
-                new CreateTopicsResponseData.CreatableTopicConfigs().setName(name).setValue(value)
-                        .setConfigSource(DYNAMIC_TOPIC_CONFIG)));
-        return result;
+                .setReplicationFactor(REPLICATION_FACTOR)
+                .setTopicConfigErrorCode(Errors.NONE.code())
+                .setConfigs(ConfigMapping.createTopicConfigs(configs.topicConfigs(topic.configs())));
     }
 
     private static CreateTopicsResponseData.CreatableTopicResult failed(String name, Errors error, String message) {

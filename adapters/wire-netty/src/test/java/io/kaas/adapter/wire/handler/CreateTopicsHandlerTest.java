@@ -8,6 +8,8 @@ import io.kaas.adapter.wire.support.InMemoryBroker;
 import io.kaas.adapter.wire.support.NettyLeakDetection;
 import io.kaas.adapter.wire.support.ServedVersions;
 import io.kaas.adapter.wire.support.WireChannel;
+import io.kaas.domain.config.ConfigSource;
+import io.kaas.domain.config.TopicConfigKeys;
 import io.kaas.domain.topic.Topic;
 import java.util.stream.Stream;
 import org.apache.kafka.common.Uuid;
@@ -73,9 +75,19 @@ class CreateTopicsHandlerTest {
         if (version >= 5) {
             assertThat(result.numPartitions()).isEqualTo(3);
             assertThat(result.replicationFactor()).isEqualTo((short) 1);
-            assertThat(result.configs()).singleElement().satisfies(c -> {
-                assertThat(c.name()).isEqualTo("retention.ms");
-                assertThat(c.value()).isEqualTo("60000");
+            // Every topic config, sorted, with where its value comes from (as Apache's controller reports them).
+            assertThat(result.configs()).extracting(CreateTopicsResponseData.CreatableTopicConfigs::name)
+                    .containsExactlyElementsOf(TopicConfigKeys.sortedNames());
+            assertThat(config(result, "retention.ms")).extracting(c -> c.value(), c -> c.configSource())
+                    .containsExactly("60000", ConfigSource.DYNAMIC_TOPIC_CONFIG.id());
+            assertThat(config(result, "max.message.bytes")).extracting(c -> c.value(), c -> c.configSource())
+                    .containsExactly(Integer.toString(InMemoryBroker.MESSAGE_MAX_BYTES),
+                            ConfigSource.STATIC_BROKER_CONFIG.id());
+            assertThat(config(result, "cleanup.policy")).extracting(c -> c.value(), c -> c.configSource())
+                    .containsExactly("delete", ConfigSource.DEFAULT_CONFIG.id());
+            assertThat(result.configs()).allSatisfy(c -> {
+                assertThat(c.readOnly()).isFalse();
+                assertThat(c.isSensitive()).isFalse();
             });
         } else {
             assertThat(result.numPartitions()).isEqualTo(-1);
@@ -179,6 +191,11 @@ class CreateTopicsHandlerTest {
                 new CreateTopicsRequestData.CreateableTopicConfigCollection();
         configs.add(new CreateTopicsRequestData.CreateableTopicConfig().setName(name).setValue(value));
         return configs;
+    }
+
+    private static CreateTopicsResponseData.CreatableTopicConfigs config(CreateTopicsResponseData.CreatableTopicResult result,
+                                                                       String name) {
+        return result.configs().stream().filter(c -> c.name().equals(name)).findFirst().orElseThrow();
     }
 
     private static CreateTopicsResponseData.CreatableTopicResult only(CreateTopicsResponse response) {

@@ -5,23 +5,27 @@ import io.kaas.adapter.wire.UseCases;
 import io.kaas.adapter.wire.dispatch.ApiRegistry;
 import io.kaas.application.fake.ManualClock;
 import io.kaas.application.fake.ManualScheduler;
-import io.kaas.application.log.LogConfig;
 import io.kaas.application.log.MemoryLogEngine;
 import io.kaas.application.memory.InMemoryProducerIdBlockStore;
 import io.kaas.application.memory.InMemoryTopicStore;
 import io.kaas.application.port.in.TopicAdminUseCase;
 import io.kaas.application.service.BrokerSettings;
+import io.kaas.application.service.ConfigService;
 import io.kaas.application.service.DeleteRecordsService;
 import io.kaas.application.service.FetchPurgatory;
 import io.kaas.application.service.FetchService;
 import io.kaas.application.service.ListOffsetsService;
+import io.kaas.application.service.LogDirsService;
 import io.kaas.application.service.MetadataService;
 import io.kaas.application.service.ProduceService;
 import io.kaas.application.service.ProducerIdService;
 import io.kaas.application.service.StandaloneCluster;
 import io.kaas.application.service.TopicService;
+import io.kaas.domain.config.BrokerConfigs;
+import io.kaas.domain.config.ConfigType;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.topic.Topic;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
@@ -37,9 +41,15 @@ public final class InMemoryBroker {
     public static final int PORT = 9092;
     public static final int DEFAULT_PARTITIONS = 2;
 
+    /** The most partitions a topic may have on this broker ({@code KAAS_MAX_PARTITIONS_PER_TOPIC}). */
+    public static final int MAX_PARTITIONS_PER_TOPIC = 100;
+    /** This broker's {@code message.max.bytes}, set explicitly (so reported as STATIC_BROKER_CONFIG). */
+    public static final int MESSAGE_MAX_BYTES = 500_000;
+
     private final ManualClock clock = new ManualClock(1_700_000_000_000L);
     private final ManualScheduler scheduler = new ManualScheduler(clock);
     private final TopicService topics;
+    private final BrokerConfigs brokerConfigs;
     private final UseCases useCases;
 
     public InMemoryBroker() {
@@ -49,22 +59,36 @@ public final class InMemoryBroker {
     /** @param autoCreateTopics the broker's {@code auto.create.topics.enable} */
     public InMemoryBroker(boolean autoCreateTopics) {
         BrokerSettings settings = new BrokerSettings(BROKER_ID, DEFAULT_PARTITIONS, autoCreateTopics,
-                BrokerSettings.DEFAULT_MESSAGE_MAX_BYTES);
+                MESSAGE_MAX_BYTES, MAX_PARTITIONS_PER_TOPIC);
+        brokerConfigs = BrokerConfigs.of(List.of(
+                BrokerConfigs.Entry.of("broker.id", Integer.toString(BROKER_ID), "0", true, ConfigType.INT, "id"),
+                BrokerConfigs.Entry.of("message.max.bytes", Integer.toString(MESSAGE_MAX_BYTES),
+                        Integer.toString(BrokerSettings.DEFAULT_MESSAGE_MAX_BYTES), true, ConfigType.INT, "batch cap"),
+                BrokerConfigs.Entry.ofDefault("num.partitions", Integer.toString(DEFAULT_PARTITIONS), ConfigType.INT,
+                        "default partitions"),
+                BrokerConfigs.Entry.ofDefault("log.flush.interval.messages", "1", ConfigType.LONG, "fsync every append")));
         Random ids = new Random(42);
         FetchPurgatory purgatory = new FetchPurgatory();
-        topics = new TopicService(new InMemoryTopicStore(), new MemoryLogEngine(purgatory, LogConfig.DEFAULTS), settings,
+        MemoryLogEngine engine = new MemoryLogEngine(purgatory);
+        topics = new TopicService(new InMemoryTopicStore(), engine, settings, brokerConfigs,
                 () -> new UUID(ids.nextLong(), ids.nextLong()));
         topics.start();
         StandaloneCluster cluster = new StandaloneCluster(CLUSTER_ID, BROKER_ID, HOST, () -> PORT);
         useCases = new UseCases(
-                new ProduceService(topics, settings, clock, scheduler),
+                new ProduceService(topics, clock, scheduler),
                 new FetchService(topics, purgatory, scheduler),
                 new ListOffsetsService(topics),
                 new MetadataService(topics, cluster, settings),
                 topics,
                 cluster,
                 new ProducerIdService(BROKER_ID, new InMemoryProducerIdBlockStore()),
-                new DeleteRecordsService(topics, Runnable::run));
+                new DeleteRecordsService(topics, Runnable::run),
+                new ConfigService(topics, brokerConfigs, BROKER_ID),
+                new LogDirsService(topics, engine, Runnable::run));
+    }
+
+    public BrokerConfigs brokerConfigs() {
+        return brokerConfigs;
     }
 
     public UseCases useCases() {
@@ -90,8 +114,13 @@ public final class InMemoryBroker {
 
     /** Creates a topic through the admin use case, failing the test if that does not work. */
     public Topic createTopic(String name, int partitions) {
+        return createTopic(name, partitions, Map.of());
+    }
+
+    /** Creates a topic with config overrides, failing the test if that does not work. */
+    public Topic createTopic(String name, int partitions, Map<String, String> configs) {
         TopicAdminUseCase.CreateResult result = topics.create(new TopicAdminUseCase.CreateCommand(name, partitions,
-                TopicAdminUseCase.DEFAULT, Map.of(), Map.of(), false));
+                TopicAdminUseCase.DEFAULT, Map.of(), configs, false));
         if (result.error() != KafkaError.NONE) {
             throw new IllegalStateException("cannot create " + name + ": " + result.error() + " " + result.message());
         }

@@ -1,0 +1,73 @@
+package io.kaas.adapter.wire.handler;
+
+import io.kaas.adapter.wire.dispatch.ApiHandler;
+import io.kaas.adapter.wire.dispatch.RequestContext;
+import io.kaas.application.port.in.Outcome;
+import io.kaas.application.port.in.TopicAdminUseCase;
+import io.kaas.domain.error.KafkaError;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.apache.kafka.common.message.CreatePartitionsRequestData;
+import org.apache.kafka.common.message.CreatePartitionsResponseData;
+import org.apache.kafka.common.requests.CreatePartitionsRequest;
+import org.apache.kafka.common.requests.CreatePartitionsResponse;
+
+/**
+ * CreatePartitions (key 37, KIP-195): grows topics. As Apache's controller answers, a topic named
+ * twice gets INVALID_REQUEST (listed first), the others their own outcome in request order.
+ */
+public final class CreatePartitionsHandler implements ApiHandler<CreatePartitionsRequest> {
+    private final TopicAdminUseCase topics;
+
+    public CreatePartitionsHandler(TopicAdminUseCase topics) {
+        this.topics = topics;
+    }
+
+    @Override
+    public CompletionStage<CreatePartitionsResponse> handle(RequestContext context, CreatePartitionsRequest request) {
+        CreatePartitionsRequestData data = request.data();
+        Set<String> seen = new HashSet<>();
+        Set<String> duplicated = new LinkedHashSet<>();
+        for (CreatePartitionsRequestData.CreatePartitionsTopic topic : data.topics()) {
+            if (!seen.add(topic.name())) {
+                duplicated.add(topic.name());
+            }
+        }
+        CreatePartitionsResponseData response = new CreatePartitionsResponseData();
+        for (String name : duplicated) {
+            response.results().add(result(name, new Outcome(KafkaError.INVALID_REQUEST,
+                    "Duplicate topic name.")));
+        }
+        for (CreatePartitionsRequestData.CreatePartitionsTopic topic : data.topics()) {
+            if (duplicated.contains(topic.name())) {
+                continue;
+            }
+            Outcome outcome = topics.createPartitions(new TopicAdminUseCase.CreatePartitionsCommand(
+                    topic.name(), topic.count(), assignments(topic), data.validateOnly()));
+            response.results().add(result(topic.name(), outcome));
+        }
+        return CompletableFuture.completedFuture(new CreatePartitionsResponse(response));
+    }
+
+    private static List<List<Integer>> assignments(CreatePartitionsRequestData.CreatePartitionsTopic topic) {
+        if (topic.assignments() == null) {
+            return null;
+        }
+        List<List<Integer>> lists = new ArrayList<>();
+        topic.assignments().forEach(a -> lists.add(List.copyOf(a.brokerIds())));
+        return lists;
+    }
+
+    private static CreatePartitionsResponseData.CreatePartitionsTopicResult result(String name,
+                                                                                 Outcome outcome) {
+        return new CreatePartitionsResponseData.CreatePartitionsTopicResult()
+                .setName(name)
+                .setErrorCode(outcome.error().code())
+                .setErrorMessage(outcome.message());
+    }
+}

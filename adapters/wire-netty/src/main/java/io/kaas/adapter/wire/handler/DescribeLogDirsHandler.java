@@ -1,0 +1,68 @@
+package io.kaas.adapter.wire.handler;
+
+import io.kaas.adapter.wire.dispatch.ApiHandler;
+import io.kaas.adapter.wire.dispatch.RequestContext;
+import io.kaas.application.port.in.LogDirsUseCase;
+import io.kaas.domain.topic.TopicPartition;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletionStage;
+import org.apache.kafka.common.message.DescribeLogDirsRequestData;
+import org.apache.kafka.common.message.DescribeLogDirsResponseData;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.DescribeLogDirsRequest;
+import org.apache.kafka.common.requests.DescribeLogDirsResponse;
+
+/**
+ * DescribeLogDirs (key 35): the broker's log directory, its volume's size and free space (v4+),
+ * and the size of each requested partition. A null topic list means every partition; partitions
+ * this broker does not serve are left out, and a topic with none to report is omitted, as in Apache.
+ * Offset lag is 0 and no partition is a future replica: there are no followers or moves.
+ */
+public final class DescribeLogDirsHandler implements ApiHandler<DescribeLogDirsRequest> {
+    private final LogDirsUseCase logDirs;
+
+    public DescribeLogDirsHandler(LogDirsUseCase logDirs) {
+        this.logDirs = logDirs;
+    }
+
+    @Override
+    public CompletionStage<DescribeLogDirsResponse> handle(RequestContext context, DescribeLogDirsRequest request) {
+        Set<TopicPartition> wanted = null;
+        if (!request.isAllTopicPartitions()) {
+            wanted = new HashSet<>();
+            for (DescribeLogDirsRequestData.DescribableLogDirTopic topic : request.data().topics()) {
+                for (int partition : topic.partitions()) {
+                    wanted.add(new TopicPartition(topic.topic(), partition));
+                }
+            }
+        }
+        return logDirs.describe(wanted).thenApply(DescribeLogDirsHandler::response);
+    }
+
+    private static DescribeLogDirsResponse response(List<LogDirsUseCase.LogDir> dirs) {
+        DescribeLogDirsResponseData data = new DescribeLogDirsResponseData().setErrorCode(Errors.NONE.code());
+        for (LogDirsUseCase.LogDir dir : dirs) {
+            Map<String, DescribeLogDirsResponseData.DescribeLogDirsTopic> topics = new LinkedHashMap<>();
+            for (LogDirsUseCase.PartitionSize size : dir.partitions()) {
+                topics.computeIfAbsent(size.partition().topic(),
+                                name -> new DescribeLogDirsResponseData.DescribeLogDirsTopic().setName(name))
+                        .partitions().add(new DescribeLogDirsResponseData.DescribeLogDirsPartition()
+                                .setPartitionIndex(size.partition().partition())
+                                .setPartitionSize(size.sizeBytes())
+                                .setOffsetLag(0)
+                                .setIsFutureKey(false));
+            }
+            data.results().add(new DescribeLogDirsResponseData.DescribeLogDirsResult()
+                    .setErrorCode(dir.error().code())
+                    .setLogDir(dir.path())
+                    .setTopics(List.copyOf(topics.values()))
+                    .setTotalBytes(dir.totalBytes())
+                    .setUsableBytes(dir.usableBytes()));
+        }
+        return new DescribeLogDirsResponse(data);
+    }
+}

@@ -1,0 +1,93 @@
+package io.kaas.bootstrap;
+
+import io.kaas.application.log.MemoryLogEngine;
+import io.kaas.domain.config.BrokerConfigs;
+import io.kaas.domain.config.ConfigType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * The broker's configuration under Apache Kafka's broker-config names, for DescribeConfigs: each
+ * setting kaas really runs with, its value, its default (the value with an empty environment), and
+ * whether a {@code KAAS_*} variable set it. Topic configs take their defaults from the same table.
+ */
+final class BrokerConfigView {
+    private static final String PLAINTEXT = "PLAINTEXT://";
+
+    private BrokerConfigView() {
+    }
+
+    /** One Apache setting backed by one or more {@code KAAS_*} variables. */
+    private record Row(String name, ConfigType type, Function<BrokerConfig, Object> value, String documentation,
+                       String... variables) {
+    }
+
+    private static final List<Row> ROWS = List.of(
+            new Row("broker.id", ConfigType.INT, BrokerConfig::brokerId, "This broker's id (KAAS_BROKER_ID).",
+                    "KAAS_BROKER_ID"),
+            new Row("node.id", ConfigType.INT, BrokerConfig::brokerId,
+                    "This node's id: the broker id, as kaas has no separate controller nodes (KAAS_BROKER_ID).",
+                    "KAAS_BROKER_ID"),
+            new Row("listeners", ConfigType.STRING, c -> PLAINTEXT + c.bindHost() + ":" + c.port(),
+                    "The listener kaas binds (KAAS_BIND_HOST, KAAS_PORT; port 0 binds an ephemeral port).",
+                    "KAAS_BIND_HOST", "KAAS_PORT"),
+            new Row("advertised.listeners", ConfigType.STRING, c -> PLAINTEXT + c.advertisedHost() + ":" + c.port(),
+                    "The address clients are told to connect to (KAAS_ADVERTISED_HOST, KAAS_PORT).",
+                    "KAAS_ADVERTISED_HOST", "KAAS_BIND_HOST", "KAAS_PORT"),
+            new Row("log.dirs", ConfigType.STRING, BrokerConfigView::logDir,
+                    "Where partition logs live: the data directory (KAAS_DATA_DIR), or " + MemoryLogEngine.LOG_DIR
+                            + " with KAAS_STORAGE=memory.", "KAAS_DATA_DIR", "KAAS_STORAGE"),
+            new Row("num.partitions", ConfigType.INT, BrokerConfig::defaultPartitions,
+                    "Partitions of a topic created without a count, e.g. by auto-creation (KAAS_DEFAULT_PARTITIONS).",
+                    "KAAS_DEFAULT_PARTITIONS"),
+            new Row("default.replication.factor", ConfigType.INT, c -> 1,
+                    "Copies of each partition: always one, kept on the shared volume, which provides the redundancy.",
+                    new String[0]),
+            new Row("auto.create.topics.enable", ConfigType.BOOLEAN, BrokerConfig::autoCreateTopics,
+                    "Whether a Metadata request for an unknown topic creates it (KAAS_AUTO_CREATE_TOPICS).",
+                    "KAAS_AUTO_CREATE_TOPICS"),
+            new Row("message.max.bytes", ConfigType.INT, BrokerConfig::messageMaxBytes,
+                    "Largest record batch a topic accepts unless its max.message.bytes says otherwise"
+                            + " (KAAS_MESSAGE_MAX_BYTES).", "KAAS_MESSAGE_MAX_BYTES"),
+            new Row("socket.request.max.bytes", ConfigType.INT, BrokerConfig::maxFrameBytes,
+                    "Largest request frame; a larger one closes the connection (KAAS_SOCKET_REQUEST_MAX_BYTES).",
+                    "KAAS_SOCKET_REQUEST_MAX_BYTES"),
+            new Row("num.network.threads", ConfigType.INT, BrokerConfig::ioThreads,
+                    "Network event-loop threads (KAAS_IO_THREADS).", "KAAS_IO_THREADS"),
+            new Row("log.segment.bytes", ConfigType.INT, c -> c.logDefaults().segmentBytes(),
+                    "Default segment.bytes of every topic (KAAS_SEGMENT_BYTES).", "KAAS_SEGMENT_BYTES"),
+            new Row("log.roll.ms", ConfigType.LONG, c -> c.logDefaults().segmentMs(),
+                    "Default segment.ms of every topic (KAAS_SEGMENT_MS).", "KAAS_SEGMENT_MS"),
+            new Row("log.retention.ms", ConfigType.LONG, c -> c.logDefaults().retentionMs(),
+                    "Default retention.ms of every topic (KAAS_RETENTION_MS).", "KAAS_RETENTION_MS"),
+            new Row("log.retention.bytes", ConfigType.LONG, c -> c.logDefaults().retentionBytes(),
+                    "Default retention.bytes of every topic (KAAS_RETENTION_BYTES).", "KAAS_RETENTION_BYTES"),
+            new Row("log.flush.interval.messages", ConfigType.LONG, c -> c.logDefaults().flushIntervalMessages(),
+                    "Default flush.messages of every topic (KAAS_FLUSH_INTERVAL_MESSAGES); 1 means an acks=all"
+                            + " produce is answered after an fsync.", "KAAS_FLUSH_INTERVAL_MESSAGES"),
+            new Row("log.retention.check.interval.ms", ConfigType.LONG, BrokerConfig::retentionCheckIntervalMs,
+                    "How often the retention sweep runs (KAAS_RETENTION_CHECK_INTERVAL_MS).",
+                    "KAAS_RETENTION_CHECK_INTERVAL_MS"));
+
+    /** The broker's settings as {@code config} runs them. */
+    static BrokerConfigs of(BrokerConfig config) {
+        BrokerConfig defaults = BrokerConfig.fromEnvironment(Map.of());
+        List<BrokerConfigs.Entry> entries = new ArrayList<>();
+        for (Row row : ROWS) {
+            boolean set = false;
+            for (String variable : row.variables()) {
+                set |= config.isSet(variable);
+            }
+            entries.add(BrokerConfigs.Entry.of(row.name(), String.valueOf(row.value().apply(config)),
+                    String.valueOf(row.value().apply(defaults)), set, row.type(), row.documentation()));
+        }
+        return BrokerConfigs.of(entries);
+    }
+
+    private static String logDir(BrokerConfig config) {
+        return config.storage() == BrokerConfig.Storage.MEMORY ? MemoryLogEngine.LOG_DIR
+                : config.dataDir().toAbsolutePath().toString();
+    }
+}
