@@ -15,6 +15,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -29,12 +31,21 @@ public final class TopicService implements TopicAdminUseCase {
     private final Map<String, Topic> byName = new ConcurrentHashMap<>();
     private final Map<UUID, Topic> byId = new ConcurrentHashMap<>();
     private final Map<TopicPartition, PartitionLog> logs = new ConcurrentHashMap<>();
+    private final List<Consumer<Topic>> deletionListeners = new CopyOnWriteArrayList<>();
 
     public TopicService(TopicStore store, LogEngine engine, BrokerSettings settings, Supplier<UUID> randomIds) {
         this.store = store;
         this.engine = engine;
         this.settings = settings;
         this.randomIds = randomIds;
+    }
+
+    /**
+     * Calls {@code listener} after each topic deletion, on the deleting thread; it must not block
+     * (the group coordinator purges the topic's committed offsets this way).
+     */
+    public void addDeletionListener(Consumer<Topic> listener) {
+        deletionListeners.add(listener);
     }
 
     /** Loads the stored topics and opens their logs. */
@@ -138,6 +149,7 @@ public final class TopicService implements TopicAdminUseCase {
         }
         engine.delete(topic); // partition data first: the stored definition is what makes the topic exist
         store.delete(topic);
+        deletionListeners.forEach(listener -> listener.accept(topic));
         return new DeleteResult(KafkaError.NONE, null, topic);
     }
 

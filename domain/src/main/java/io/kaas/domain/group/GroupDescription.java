@@ -21,6 +21,11 @@ public record GroupDescription(String groupId, KafkaError error, GroupState stat
         return new GroupDescription(groupId, KafkaError.NONE, GroupState.DEAD, "", "", List.of());
     }
 
+    /** The answer for a group this broker cannot describe (not its coordinator, an invalid id, …). */
+    public static GroupDescription failed(String groupId, KafkaError error) {
+        return new GroupDescription(groupId, error, GroupState.DEAD, "", "", List.of());
+    }
+
     /** One member: where it connects from and what it was given. */
     public record MemberDescription(String memberId, String groupInstanceId, String clientId, String clientHost,
                                     byte[] metadata, byte[] assignment) {
