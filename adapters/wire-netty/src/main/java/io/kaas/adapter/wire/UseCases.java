@@ -3,6 +3,7 @@ package io.kaas.adapter.wire;
 import io.kaas.application.port.in.ClusterUseCase;
 import io.kaas.application.port.in.DeleteRecordsUseCase;
 import io.kaas.application.port.in.FetchUseCase;
+import io.kaas.application.port.in.GroupCoordinator;
 import io.kaas.application.port.in.ListOffsetsUseCase;
 import io.kaas.application.port.in.MetadataUseCase;
 import io.kaas.application.port.in.ProduceUseCase;
@@ -12,5 +13,5 @@ import io.kaas.application.port.in.TopicAdminUseCase;
 /** The use cases the wire serves: everything a handler may call. */
 public record UseCases(ProduceUseCase produce, FetchUseCase fetch, ListOffsetsUseCase listOffsets,
                        MetadataUseCase metadata, TopicAdminUseCase topics, ClusterUseCase cluster,
-                       ProducerIdUseCase producerIds, DeleteRecordsUseCase deleteRecords) {
+                       ProducerIdUseCase producerIds, DeleteRecordsUseCase deleteRecords, GroupCoordinator groups) {
 }
