@@ -3,6 +3,7 @@ package io.kaas.bootstrap;
 import io.kaas.adapter.wire.WireSettings;
 import io.kaas.application.log.LogConfig;
 import io.kaas.application.service.BrokerSettings;
+import io.kaas.domain.group.GroupConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,11 +33,14 @@ import java.util.function.Function;
  *                          {@code KAAS_RETENTION_MS} (7 days, -1 forever), {@code KAAS_RETENTION_BYTES} (-1, no limit)
  * @param fsyncMaxLatencyMs {@code KAAS_FSYNC_MAX_LATENCY_MS}: an fsync slower than this stalls its partition (30000)
  * @param retentionCheckIntervalMs {@code KAAS_RETENTION_CHECK_INTERVAL_MS}: how often retention runs (300000)
+ * @param groups            the group coordinator, with Apache's defaults: {@code KAAS_GROUP_MIN_SESSION_TIMEOUT_MS}
+ *                          (6000), {@code KAAS_GROUP_MAX_SESSION_TIMEOUT_MS} (1800000),
+ *                          {@code KAAS_GROUP_INITIAL_REBALANCE_DELAY_MS} (3000), {@code KAAS_OFFSET_METADATA_MAX_BYTES} (4096)
  */
 public record BrokerConfig(String bindHost, int port, String advertisedHost, Storage storage, Path dataDir,
                            int brokerId, Optional<String> clusterId, boolean autoCreateTopics, int defaultPartitions,
                            int messageMaxBytes, int maxFrameBytes, int ioThreads, LogConfig logDefaults,
-                           long fsyncMaxLatencyMs, long retentionCheckIntervalMs) {
+                           long fsyncMaxLatencyMs, long retentionCheckIntervalMs, GroupConfig groups) {
 
     /** Where partition logs and metadata live. */
     public enum Storage { DISK, MEMORY }
@@ -67,7 +71,19 @@ public record BrokerConfig(String bindHost, int port, String advertisedHost, Sto
                                 Long.MAX_VALUE),
                         LogConfig.DEFAULTS.indexIntervalBytes()),
                 r.longValue("KAAS_FSYNC_MAX_LATENCY_MS", 30_000, 1, Long.MAX_VALUE),
-                r.longValue("KAAS_RETENTION_CHECK_INTERVAL_MS", 300_000, 1, Long.MAX_VALUE));
+                r.longValue("KAAS_RETENTION_CHECK_INTERVAL_MS", 300_000, 1, Long.MAX_VALUE),
+                new GroupConfig(
+                        r.integer("KAAS_GROUP_MIN_SESSION_TIMEOUT_MS", GroupConfig.DEFAULTS.minSessionTimeoutMs(), 0,
+                                Integer.MAX_VALUE),
+                        r.integer("KAAS_GROUP_MAX_SESSION_TIMEOUT_MS", GroupConfig.DEFAULTS.maxSessionTimeoutMs(), 0,
+                                Integer.MAX_VALUE),
+                        r.integer("KAAS_GROUP_INITIAL_REBALANCE_DELAY_MS", GroupConfig.DEFAULTS.initialRebalanceDelayMs(),
+                                0, Integer.MAX_VALUE),
+                        r.integer("KAAS_OFFSET_METADATA_MAX_BYTES", GroupConfig.DEFAULTS.offsetMetadataMaxBytes(), 0,
+                                Integer.MAX_VALUE)));
+        if (config.groups().minSessionTimeoutMs() > config.groups().maxSessionTimeoutMs()) {
+            r.problem("KAAS_GROUP_MIN_SESSION_TIMEOUT_MS must not exceed KAAS_GROUP_MAX_SESSION_TIMEOUT_MS");
+        }
         r.failIfProblems();
         return config;
     }
@@ -119,6 +135,10 @@ public record BrokerConfig(String bindHost, int port, String advertisedHost, Sto
                 problems.add(name + "=" + value + ": expected " + expected);
                 return fallback;
             }
+        }
+
+        void problem(String message) {
+            problems.add(message);
         }
 
         void failIfProblems() {
