@@ -195,7 +195,6 @@ public final class GroupCoordinatorService implements GroupCoordinator, AutoClos
             deleted.add(onGroup(groupId, true, e -> e, slot -> slot.delete().thenApply(error -> {
                 if (error == KafkaError.NONE) {
                     slots.remove(groupId, slot);
-                    LOG.info("group {} deleted", groupId);
                 }
                 return error;
             })));

@@ -340,10 +340,14 @@ final class GroupSlot {
 
     private void log(GroupEvent event) {
         if (event instanceof GroupEvent.RebalancePrepared prepared) {
-            LOG.info("group {} rebalancing from generation {}: {}", groupId, group.generationId(), prepared.reason());
+            LOG.info("group {} rebalancing from generation {}: {}", groupId, prepared.fromGeneration(), prepared.reason());
         } else if (event instanceof GroupEvent.GenerationStarted started) {
-            LOG.info("group {} generation {}: {} members, protocol {}", groupId, started.generationId(), group.size(),
-                    started.protocolName());
+            if (started.protocolName() == null) {
+                LOG.info("group {} is empty at generation {}", groupId, started.generationId());
+            } else {
+                LOG.info("group {} generation {} starts with protocol {}", groupId, started.generationId(),
+                        started.protocolName());
+            }
         } else if (event instanceof GroupEvent.MemberRemoved removed) {
             LOG.info("group {} member {} removed: {}", groupId, removed.memberId(), removed.reason());
         } else if (event instanceof GroupEvent.StaticMemberReplaced replaced) {

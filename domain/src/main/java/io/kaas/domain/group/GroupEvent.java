@@ -64,9 +64,10 @@ public sealed interface GroupEvent {
      * A rebalance began: the group collects JoinGroups. Assignments of a generation still being
      * completed are dropped.
      *
-     * @param initialDelay the first rebalance of an empty group, which waits out the initial delay
+     * @param fromGeneration the generation being left behind
+     * @param initialDelay   the first rebalance of an empty group, which waits out the initial delay
      */
-    record RebalancePrepared(boolean initialDelay, String reason) implements GroupEvent {
+    record RebalancePrepared(int fromGeneration, boolean initialDelay, String reason) implements GroupEvent {
     }
 
     /** Another member arrived during the initial delay; the delay was extended once more. */

@@ -75,7 +75,7 @@ final class Rebalancing {
         d.cancel(new GroupTimer.SyncPhase(group.generationId()));
         boolean initial = group.state() == GroupState.EMPTY;
         int rebalanceTimeoutMs = group.rebalanceTimeoutMs();
-        d.emit(new GroupEvent.RebalancePrepared(initial, reason));
+        d.emit(new GroupEvent.RebalancePrepared(group.generationId(), initial, reason));
         if (initial) {
             long delay = group.config().initialRebalanceDelayMs();
             d.schedule(new GroupTimer.JoinPhase(true, delay, Math.max(rebalanceTimeoutMs - delay, 0)), delay);
