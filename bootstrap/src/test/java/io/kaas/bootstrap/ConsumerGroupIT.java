@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -19,32 +18,11 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InvalidSessionTimeoutException;
 import org.apache.kafka.common.errors.OffsetMetadataTooLarge;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Real kafka-clients 3.7 consumers in groups on an in-process broker. */
-class ConsumerGroupIT {
-    @TempDir
-    static Path data;
-    static GroupBrokerFixture broker;
-
-    @BeforeAll
-    static void start() {
-        broker = new GroupBrokerFixture(data);
-    }
-
-    @AfterAll
-    static void stop() {
-        broker.close();
-    }
-
-    private static String unique(TestInfo test, String what) {
-        return test.getTestMethod().orElseThrow().getName() + "-" + what;
-    }
-
+class ConsumerGroupIT extends GroupBrokerTestBase {
     private static Set<TopicPartition> partitions(String topic, int count) {
         Set<TopicPartition> all = new HashSet<>();
         IntStream.range(0, count).forEach(p -> all.add(new TopicPartition(topic, p)));

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -22,32 +21,11 @@ import org.apache.kafka.common.errors.GroupNotEmptyException;
 import org.apache.kafka.common.errors.GroupSubscribedToTopicException;
 import org.apache.kafka.common.errors.UnknownMemberIdException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The AdminClient's consumer-group surface against groups of real consumers. */
-class GroupAdminIT {
-    @TempDir
-    static Path data;
-    static GroupBrokerFixture broker;
-
-    @BeforeAll
-    static void start() {
-        broker = new GroupBrokerFixture(data);
-    }
-
-    @AfterAll
-    static void stop() {
-        broker.close();
-    }
-
-    private static String unique(TestInfo test, String what) {
-        return test.getTestMethod().orElseThrow().getName() + "-" + what;
-    }
-
+class GroupAdminIT extends GroupBrokerTestBase {
     /** Two consumers of a 4-partition topic, stable with two partitions each. */
     private static List<PollingConsumer> stableGroup(String group, String topic) {
         broker.createTopic(topic, 4);

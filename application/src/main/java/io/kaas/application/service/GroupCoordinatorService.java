@@ -75,8 +75,9 @@ public final class GroupCoordinatorService implements GroupCoordinator, AutoClos
 
     @Override
     public CompletionStage<JoinResponse> joinGroup(JoinRequest r) {
-        if (!config.acceptsSessionTimeout(r.sessionTimeoutMs()) && refusal(r.groupId(), false) == KafkaError.NONE) {
-            // Refused before the group is looked up, so a bad join never creates a group.
+        if (refusal(r.groupId(), false) == KafkaError.NONE && !config.acceptsSessionTimeout(r.sessionTimeoutMs())) {
+            // Checked before the group is looked up (the state machine checks it too), so a refused
+            // join never creates a group, as in Apache.
             return CompletableFuture.completedFuture(JoinResponse.failed(r.memberId(), KafkaError.INVALID_SESSION_TIMEOUT));
         }
         return onGroup(r.groupId(), false, e -> JoinResponse.failed(r.memberId(), e), slot -> slot.join(

@@ -98,32 +98,30 @@ final class GroupSlot {
 
     // Membership.
 
+    /** A JoinGroup; a new member (no member id yet) creates the group if it does not exist. */
     CompletableFuture<JoinResponse> join(GroupCommand.Join join) {
-        CompletableFuture<JoinResponse> response = new CompletableFuture<>();
-        Outcome<Void> outcome;
-        synchronized (this) {
-            if (group == null) {
-                if (!join.memberId().isEmpty()) {
-                    return CompletableFuture.completedFuture(JoinResponse.failed(join.memberId(), KafkaError.UNKNOWN_MEMBER_ID));
-                }
-                group = newGroup();
-            }
-            parkedJoins.put(join.requestId(), response);
-            outcome = run(join);
-        }
-        outcome.deliver();
-        return response;
+        return park(parkedJoins, join.requestId(), join, join.memberId().isEmpty(),
+                JoinResponse.failed(join.memberId(), KafkaError.UNKNOWN_MEMBER_ID));
     }
 
     CompletableFuture<SyncResponse> sync(GroupCommand.Sync sync) {
-        CompletableFuture<SyncResponse> response = new CompletableFuture<>();
+        return park(parkedSyncs, sync.requestId(), sync, false, SyncResponse.failed(KafkaError.UNKNOWN_MEMBER_ID));
+    }
+
+    /** Runs a command whose answer is a reply to {@code requestId}, now or once the rebalance gets there. */
+    private <T> CompletableFuture<T> park(Map<Long, CompletableFuture<T>> parked, long requestId, GroupCommand<Void> command,
+                                          boolean createsGroup, T ifNoGroup) {
+        CompletableFuture<T> response = new CompletableFuture<>();
         Outcome<Void> outcome;
         synchronized (this) {
             if (group == null) {
-                return CompletableFuture.completedFuture(SyncResponse.failed(KafkaError.UNKNOWN_MEMBER_ID));
+                if (!createsGroup) {
+                    return CompletableFuture.completedFuture(ifNoGroup);
+                }
+                group = newGroup();
             }
-            parkedSyncs.put(sync.requestId(), response);
-            outcome = run(sync);
+            parked.put(requestId, response);
+            outcome = run(command);
         }
         outcome.deliver();
         return response;
