@@ -15,6 +15,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.ConsumerGroupState;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InvalidSessionTimeoutException;
 import org.apache.kafka.common.errors.OffsetMetadataTooLarge;
@@ -133,7 +134,7 @@ class ConsumerGroupIT extends GroupBrokerTestBase {
         }
         var described = broker.admin().describeConsumerGroups(List.of(group)).describedGroups().get(group).get();
         assertThat(described.members()).isEmpty();
-        assertThat(described.state()).isEqualTo(org.apache.kafka.common.ConsumerGroupState.EMPTY);
+        assertThat(described.state()).isEqualTo(ConsumerGroupState.EMPTY);
     }
 
     @Test

@@ -7,6 +7,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -25,7 +26,7 @@ final class PollingConsumer implements AutoCloseable {
     private final KafkaConsumer<String, String> consumer;
     private final Thread thread;
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
-    private final List<ConsumerRecord<String, String>> records = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<ConsumerRecord<String, String>> records = new CopyOnWriteArrayList<>();
     private volatile Set<TopicPartition> assignment = Set.of();
     private volatile int generation = -1;
     private volatile String memberId = "";

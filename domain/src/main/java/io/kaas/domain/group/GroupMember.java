@@ -1,6 +1,7 @@
 package io.kaas.domain.group;
 
 import java.util.List;
+import java.util.Set;
 
 /**
  * A member's state inside a {@link ClassicGroup}. Mutated only by {@link ClassicGroup#apply}; read
@@ -113,7 +114,7 @@ final class GroupMember {
     }
 
     /** The member's most preferred protocol among the candidates. */
-    String vote(java.util.Set<String> candidates) {
+    String vote(Set<String> candidates) {
         for (Protocol p : protocols) {
             if (candidates.contains(p.name())) {
                 return p.name();

@@ -4,21 +4,29 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.adapter.wire.dispatch.ApiHandler;
 import io.kaas.adapter.wire.dispatch.RequestContext;
+import io.kaas.domain.error.KafkaError;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.Set;
 import org.apache.kafka.common.message.DeleteGroupsRequestData;
+import org.apache.kafka.common.message.DeleteGroupsResponseData;
 import org.apache.kafka.common.message.DescribeGroupsRequestData;
 import org.apache.kafka.common.message.DescribeGroupsResponseData;
 import org.apache.kafka.common.message.HeartbeatRequestData;
+import org.apache.kafka.common.message.HeartbeatResponseData;
 import org.apache.kafka.common.message.JoinGroupRequestData;
 import org.apache.kafka.common.message.JoinGroupResponseData;
 import org.apache.kafka.common.message.LeaveGroupRequestData;
 import org.apache.kafka.common.message.LeaveGroupResponseData;
 import org.apache.kafka.common.message.ListGroupsRequestData;
+import org.apache.kafka.common.message.ListGroupsResponseData;
 import org.apache.kafka.common.message.OffsetCommitRequestData;
+import org.apache.kafka.common.message.OffsetCommitResponseData;
 import org.apache.kafka.common.message.OffsetDeleteRequestData;
+import org.apache.kafka.common.message.OffsetDeleteResponseData;
 import org.apache.kafka.common.message.OffsetFetchRequestData;
+import org.apache.kafka.common.message.OffsetFetchResponseData;
 import org.apache.kafka.common.message.SyncGroupRequestData;
 import org.apache.kafka.common.message.SyncGroupResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -104,14 +112,14 @@ class GroupHandlersTest {
         for (short v = 0; v <= ApiKeys.HEARTBEAT.latestVersion(); v++) {
             HeartbeatRequestData request = new HeartbeatRequestData().setGroupId("g").setMemberId("m").setGenerationId(1);
             ApiMessage response = roundTrip(ApiKeys.HEARTBEAT, v, request, new HeartbeatHandler(groups));
-            assertThat(((org.apache.kafka.common.message.HeartbeatResponseData) response).errorCode())
+            assertThat(((HeartbeatResponseData) response).errorCode())
                     .isEqualTo(Errors.REBALANCE_IN_PROGRESS.code());
         }
     }
 
     @Test
     void leaveGroupAtEveryVersion_oldVersionsCarryTheMembersErrorOnTop() {
-        groups.leaveError = io.kaas.domain.error.KafkaError.UNKNOWN_MEMBER_ID;
+        groups.leaveError = KafkaError.UNKNOWN_MEMBER_ID;
         for (short v = 0; v <= ApiKeys.LEAVE_GROUP.latestVersion(); v++) {
             LeaveGroupRequestData request = new LeaveGroupRequestData().setGroupId("g");
             if (v <= 2) {
@@ -148,7 +156,7 @@ class GroupHandlersTest {
                 partition.setCommittedLeaderEpoch(8);
             }
             request.topics().add(new OffsetCommitRequestData.OffsetCommitRequestTopic().setName("t").setPartitions(List.of(partition)));
-            var response = (org.apache.kafka.common.message.OffsetCommitResponseData) roundTrip(ApiKeys.OFFSET_COMMIT, v,
+            var response = (OffsetCommitResponseData) roundTrip(ApiKeys.OFFSET_COMMIT, v,
                     request, new OffsetCommitHandler(groups));
 
             assertThat(response.topics()).singleElement().satisfies(t -> assertThat(t.partitions()).singleElement()
@@ -179,7 +187,7 @@ class GroupHandlersTest {
                 }
             }
             ApiMessage data = roundTrip(ApiKeys.OFFSET_FETCH, v, request, new OffsetFetchHandler(groups));
-            OffsetFetchResponse response = new OffsetFetchResponse((org.apache.kafka.common.message.OffsetFetchResponseData) data, v);
+            OffsetFetchResponse response = new OffsetFetchResponse((OffsetFetchResponseData) data, v);
 
             int expected = all ? 1 : 2;
             assertThat(response.partitionDataMap("g")).as("v" + v).hasSize(expected)
@@ -201,13 +209,13 @@ class GroupHandlersTest {
             if (v >= 4) {
                 request.setStatesFilter(List.of("Stable"));
             }
-            var response = (org.apache.kafka.common.message.ListGroupsResponseData) roundTrip(ApiKeys.LIST_GROUPS, v, request,
+            var response = (ListGroupsResponseData) roundTrip(ApiKeys.LIST_GROUPS, v, request,
                     new ListGroupsHandler(groups));
             assertThat(response.groups()).singleElement().satisfies(g -> {
                 assertThat(g.groupId()).isEqualTo("g");
                 assertThat(g.protocolType()).isEqualTo("consumer");
             });
-            assertThat(groups.statesFilter).isEqualTo(v >= 4 ? java.util.Set.of("Stable") : java.util.Set.of());
+            assertThat(groups.statesFilter).isEqualTo(v >= 4 ? Set.of("Stable") : Set.of());
         }
         for (short v = 0; v <= ApiKeys.DESCRIBE_GROUPS.latestVersion(); v++) {
             DescribeGroupsRequestData request = new DescribeGroupsRequestData().setGroups(List.of("g", "elsewhere"))
@@ -224,7 +232,7 @@ class GroupHandlersTest {
             assertThat(response.groups().get(1).errorCode()).isEqualTo(Errors.NOT_COORDINATOR.code());
         }
         for (short v = 0; v <= ApiKeys.DELETE_GROUPS.latestVersion(); v++) {
-            var response = (org.apache.kafka.common.message.DeleteGroupsResponseData) roundTrip(ApiKeys.DELETE_GROUPS, v,
+            var response = (DeleteGroupsResponseData) roundTrip(ApiKeys.DELETE_GROUPS, v,
                     new DeleteGroupsRequestData().setGroupsNames(List.of("a", "b")), new DeleteGroupsHandler(groups));
             assertThat(response.results()).hasSize(2).allSatisfy(r -> assertThat(r.errorCode())
                     .isEqualTo(Errors.NON_EMPTY_GROUP.code()));
@@ -232,10 +240,10 @@ class GroupHandlersTest {
         OffsetDeleteRequestData delete = new OffsetDeleteRequestData().setGroupId("g");
         delete.topics().add(new OffsetDeleteRequestData.OffsetDeleteRequestTopic().setName("t")
                 .setPartitions(List.of(new OffsetDeleteRequestData.OffsetDeleteRequestPartition().setPartitionIndex(0))));
-        var deleted = (org.apache.kafka.common.message.OffsetDeleteResponseData) roundTrip(ApiKeys.OFFSET_DELETE, (short) 0,
+        var deleted = (OffsetDeleteResponseData) roundTrip(ApiKeys.OFFSET_DELETE, (short) 0,
                 delete, new OffsetDeleteHandler(groups));
         assertThat(deleted.topics().find("t").partitions().find(0).errorCode()).isEqualTo(Errors.GROUP_SUBSCRIBED_TO_TOPIC.code());
-        var unknown = (org.apache.kafka.common.message.OffsetDeleteResponseData) roundTrip(ApiKeys.OFFSET_DELETE, (short) 0,
+        var unknown = (OffsetDeleteResponseData) roundTrip(ApiKeys.OFFSET_DELETE, (short) 0,
                 delete.duplicate().setGroupId("unknown"), new OffsetDeleteHandler(groups));
         assertThat(unknown.errorCode()).isEqualTo(Errors.GROUP_ID_NOT_FOUND.code());
         assertThat(unknown.topics()).isEmpty();
