@@ -3,6 +3,7 @@ package io.kaas.bootstrap;
 import io.kaas.adapter.wire.WireSettings;
 import io.kaas.application.log.LogConfig;
 import io.kaas.application.service.BrokerSettings;
+import io.kaas.domain.group.GroupConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,12 +38,15 @@ import java.util.function.Function;
  * @param maxPartitionsPerTopic {@code KAAS_MAX_PARTITIONS_PER_TOPIC}: most partitions a topic may have (10000)
  * @param explicitlySet     the variables the environment set (the rest are defaults): DescribeConfigs reports
  *                          their broker settings as STATIC_BROKER_CONFIG
+ * @param groups            the group coordinator, with Apache's defaults: {@code KAAS_GROUP_MIN_SESSION_TIMEOUT_MS}
+ *                          (6000), {@code KAAS_GROUP_MAX_SESSION_TIMEOUT_MS} (1800000),
+ *                          {@code KAAS_GROUP_INITIAL_REBALANCE_DELAY_MS} (3000), {@code KAAS_OFFSET_METADATA_MAX_BYTES} (4096)
  */
 public record BrokerConfig(String bindHost, int port, String advertisedHost, Storage storage, Path dataDir,
                            int brokerId, Optional<String> clusterId, boolean autoCreateTopics, int defaultPartitions,
                            int messageMaxBytes, int maxFrameBytes, int ioThreads, LogConfig logDefaults,
                            long fsyncMaxLatencyMs, long retentionCheckIntervalMs, int maxPartitionsPerTopic,
-                           Set<String> explicitlySet) {
+                           GroupConfig groups, Set<String> explicitlySet) {
 
     public BrokerConfig {
         explicitlySet = Set.copyOf(explicitlySet);
@@ -83,7 +87,19 @@ public record BrokerConfig(String bindHost, int port, String advertisedHost, Sto
                 r.longValue("KAAS_RETENTION_CHECK_INTERVAL_MS", 300_000, 1, Long.MAX_VALUE),
                 r.integer("KAAS_MAX_PARTITIONS_PER_TOPIC", BrokerSettings.DEFAULT_MAX_PARTITIONS_PER_TOPIC, 1,
                         Integer.MAX_VALUE),
+                new GroupConfig(
+                        r.integer("KAAS_GROUP_MIN_SESSION_TIMEOUT_MS", GroupConfig.DEFAULTS.minSessionTimeoutMs(), 0,
+                                Integer.MAX_VALUE),
+                        r.integer("KAAS_GROUP_MAX_SESSION_TIMEOUT_MS", GroupConfig.DEFAULTS.maxSessionTimeoutMs(), 0,
+                                Integer.MAX_VALUE),
+                        r.integer("KAAS_GROUP_INITIAL_REBALANCE_DELAY_MS", GroupConfig.DEFAULTS.initialRebalanceDelayMs(),
+                                0, Integer.MAX_VALUE),
+                        r.integer("KAAS_OFFSET_METADATA_MAX_BYTES", GroupConfig.DEFAULTS.offsetMetadataMaxBytes(), 0,
+                                Integer.MAX_VALUE)),
                 r.setVariables());
+        if (config.groups().minSessionTimeoutMs() > config.groups().maxSessionTimeoutMs()) {
+            r.problem("KAAS_GROUP_MIN_SESSION_TIMEOUT_MS must not exceed KAAS_GROUP_MAX_SESSION_TIMEOUT_MS");
+        }
         r.failIfProblems();
         return config;
     }
@@ -151,6 +167,10 @@ public record BrokerConfig(String bindHost, int port, String advertisedHost, Sto
                 problems.add(name + "=" + value + ": expected " + expected);
                 return fallback;
             }
+        }
+
+        void problem(String message) {
+            problems.add(message);
         }
 
         void failIfProblems() {

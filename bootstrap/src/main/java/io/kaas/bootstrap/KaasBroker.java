@@ -3,6 +3,7 @@ package io.kaas.bootstrap;
 import io.kaas.adapter.fs.ClusterIdFile;
 import io.kaas.adapter.fs.JacksonCodec;
 import io.kaas.adapter.fs.DataLayout;
+import io.kaas.adapter.fs.JsonOffsetStore;
 import io.kaas.adapter.fs.JsonProducerIdBlockStore;
 import io.kaas.adapter.fs.JsonTopicStore;
 import io.kaas.adapter.fs.NioFilesystem;
@@ -14,6 +15,7 @@ import io.kaas.adapter.wire.dispatch.ConnectionLimits;
 import io.kaas.application.log.DiskLogEngine;
 import io.kaas.application.log.LogEngine;
 import io.kaas.application.log.MemoryLogEngine;
+import io.kaas.application.memory.InMemoryOffsetStore;
 import io.kaas.application.memory.InMemoryProducerIdBlockStore;
 import io.kaas.application.memory.InMemoryTopicStore;
 import io.kaas.application.port.in.ClusterUseCase;
@@ -25,6 +27,7 @@ import io.kaas.application.service.ConfigService;
 import io.kaas.application.service.DeleteRecordsService;
 import io.kaas.application.service.FetchPurgatory;
 import io.kaas.application.service.FetchService;
+import io.kaas.application.service.GroupCoordinatorService;
 import io.kaas.application.service.ListOffsetsService;
 import io.kaas.application.service.LogDirsService;
 import io.kaas.application.service.MetadataService;
@@ -36,27 +39,34 @@ import io.kaas.application.service.TopicService;
 import io.kaas.domain.config.BrokerConfigs;
 import io.kaas.domain.topic.TopicIds;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A standalone broker wired from its configuration: the composition root, where adapters meet
  * the use cases. {@link KaasMain} runs one; tests start them in-process.
  */
 public final class KaasBroker implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(KaasBroker.class);
+
     private final BrokerConfig config;
     private final ExecutorScheduler scheduler;
     private final IoExecutor io;
     private final LogEngine engine;
     private final RetentionService retention;
+    private final GroupCoordinatorService groups;
     private final KafkaServer server;
 
     private KaasBroker(BrokerConfig config, ExecutorScheduler scheduler, IoExecutor io, LogEngine engine,
-                       RetentionService retention, KafkaServer server) {
+                       RetentionService retention, GroupCoordinatorService groups, KafkaServer server) {
         this.config = config;
         this.scheduler = scheduler;
         this.io = io;
         this.engine = engine;
         this.retention = retention;
+        this.groups = groups;
         this.server = server;
     }
 
@@ -91,6 +101,10 @@ public final class KaasBroker implements AutoCloseable {
         AtomicInteger boundPort = new AtomicInteger(config.port());
         ClusterUseCase cluster = new StandaloneCluster(clusterId, config.brokerId(), config.advertisedHost(),
                 boundPort::get);
+        GroupCoordinatorService groups = new GroupCoordinatorService(config.groups(),
+                disk ? new JsonOffsetStore(layout) : new InMemoryOffsetStore(), topics, cluster, clock, scheduler, io,
+                UUID::randomUUID);
+        topics.addDeletionListener(groups::onTopicDeleted);
         KafkaServer server;
         try {
             server = KafkaServer.start(wire, KafkaApis.registry(new UseCases(
@@ -103,9 +117,11 @@ public final class KaasBroker implements AutoCloseable {
                     new ProducerIdService(config.brokerId(), pidStore),
                     new DeleteRecordsService(topics, io),
                     new ConfigService(topics, brokerConfigs, config.brokerId()),
-                    new LogDirsService(topics, engine, io))));
+                    new LogDirsService(topics, engine, io),
+                    groups)));
         } catch (Exception e) {
             // Also a BindException, which Netty throws undeclared: a failed start leaves nothing running.
+            groups.close();
             retention.close();
             engine.close();
             scheduler.close();
@@ -113,7 +129,7 @@ public final class KaasBroker implements AutoCloseable {
             throw e;
         }
         boundPort.set(server.port());
-        return new KaasBroker(config, scheduler, io, engine, retention, server);
+        return new KaasBroker(config, scheduler, io, engine, retention, groups, server);
     }
 
     /** The port the Kafka listener is bound to. */
@@ -130,14 +146,26 @@ public final class KaasBroker implements AutoCloseable {
         return config;
     }
 
-    /** Stops serving, then closes every log cleanly so the next start recovers only what a crash would leave. */
+    /**
+     * Stops serving, then closes every log cleanly so the next start recovers only what a crash
+     * would leave. Offset writes already queued finish first: the I/O executor drains its queue.
+     */
     @Override
     public void close() {
         server.close();
+        groups.close();
         retention.close();
         engine.close();
         scheduler.close();
         io.shutdown();
+        try {
+            // Let queued file work (offset writes, fsyncs) finish, so the next broker on this directory starts from rest.
+            if (!io.awaitTermination(10, TimeUnit.SECONDS)) {
+                LOG.warn("I/O tasks still running 10 s after close");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static String newClusterId() {

@@ -1,7 +1,11 @@
 package io.kaas.application.service;
 
 import io.kaas.application.port.in.ClusterUseCase;
+import io.kaas.domain.group.CoordinatorRouting;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
 import java.util.function.IntSupplier;
 
 /** A one-broker cluster: this broker is the controller, every partition's leader and every coordinator. */
@@ -48,7 +52,18 @@ public final class StandaloneCluster implements ClusterUseCase {
     }
 
     @Override
-    public Broker groupCoordinator(String groupId) {
-        return self();
+    public Optional<Broker> groupCoordinator(String groupId) {
+        return route(groupId);
+    }
+
+    @Override
+    public Optional<Broker> transactionCoordinator(String transactionalId) {
+        return route(transactionalId);
+    }
+
+    /** The cluster-wide routing over a broker set of one: always this broker. */
+    private Optional<Broker> route(String key) {
+        OptionalInt id = CoordinatorRouting.coordinatorFor(key, List.of(brokerId), Set.of(brokerId));
+        return id.isPresent() ? Optional.of(self()) : Optional.empty();
     }
 }

@@ -23,6 +23,8 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
@@ -45,6 +47,7 @@ public final class TopicService implements TopicAdminUseCase {
     private final Map<String, Registered> byName = new ConcurrentHashMap<>();
     private final Map<UUID, Topic> byId = new ConcurrentHashMap<>();
     private final Map<TopicPartition, PartitionLog> logs = new ConcurrentHashMap<>();
+    private final List<Consumer<Topic>> deletionListeners = new CopyOnWriteArrayList<>();
 
     /** A served topic with its configuration resolved once, not on every produce. */
     private record Registered(Topic topic, TopicConfig config) {
@@ -60,6 +63,14 @@ public final class TopicService implements TopicAdminUseCase {
         this.settings = settings;
         this.brokerConfigs = brokerConfigs;
         this.randomIds = randomIds;
+    }
+
+    /**
+     * Calls {@code listener} after each topic deletion, on the deleting thread; it must not block
+     * (the group coordinator purges the topic's committed offsets this way).
+     */
+    public void addDeletionListener(Consumer<Topic> listener) {
+        deletionListeners.add(listener);
     }
 
     /** Loads the stored topics and opens their logs. */
@@ -362,6 +373,7 @@ public final class TopicService implements TopicAdminUseCase {
         engine.delete(topic); // partition data first: the stored definition is what makes the topic exist
         store.delete(topic);
         LOG.info("deleted topic {} (id {})", topic.name(), TopicIds.toBase64(topic.id()));
+        deletionListeners.forEach(listener -> listener.accept(topic));
         return new DeleteResult(KafkaError.NONE, null, topic);
     }
 

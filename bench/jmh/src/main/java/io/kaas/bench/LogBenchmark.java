@@ -7,6 +7,7 @@ import io.kaas.application.log.LogConfig;
 import io.kaas.application.log.LogEngine;
 import io.kaas.application.log.MemoryLogEngine;
 import io.kaas.application.log.PartitionLog;
+import io.kaas.domain.config.TopicConfig;
 import io.kaas.domain.topic.Topic;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -55,16 +56,17 @@ public class LogBenchmark {
 
     @Setup(Level.Iteration)
     public void open() throws IOException {
-        LogConfig config = LogConfig.DEFAULTS.withFlushIntervalMessages(Long.MAX_VALUE);
+        // Apache's topic defaults: flush.messages unbounded, so no fsync is requested.
+        LogConfig config = LogConfig.of(TopicConfig.resolve(Map.of(), Map.of()));
         if (engine.equals("disk")) {
             dir = Files.createTempDirectory("kaas-jmh");
-            logs = new DiskLogEngine(new DiskLogEngine.Settings(dir, config, 0, 30_000), new NioFilesystem(),
+            logs = new DiskLogEngine(new DiskLogEngine.Settings(dir, 0, 30_000), new NioFilesystem(),
                     new JacksonCodec(), Runnable::run, (task, delay) -> () -> { }, System::currentTimeMillis, tp -> { });
         } else {
-            logs = new MemoryLogEngine(tp -> { }, config);
+            logs = new MemoryLogEngine(tp -> { });
         }
         Topic topic = new Topic("bench", UUID.randomUUID(), 1, Map.of());
-        log = logs.open(topic, topic.partition(0));
+        log = logs.open(topic, topic.partition(0), config);
         batch = Batches.plain(10, 100);
         for (int i = 0; i < PREFILLED; i++) {
             log.append(batch.duplicate(), 0L);

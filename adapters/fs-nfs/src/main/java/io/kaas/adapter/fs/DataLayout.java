@@ -19,6 +19,11 @@ public record DataLayout(Path root) {
         return clusterDir().resolve("producer_ids").resolve("kaas-" + brokerId + ".json");
     }
 
+    /** One JSON file per consumer group, named by {@link GroupFileNames}. */
+    public Path consumerOffsetsDir() {
+        return clusterDir().resolve("__consumer_offsets");
+    }
+
     public Path topicDir(String topic) {
         return root.resolve(topic);
     }

@@ -4,25 +4,37 @@ import io.kaas.adapter.wire.dispatch.ApiRegistry;
 import io.kaas.adapter.wire.handler.AlterConfigsHandler;
 import io.kaas.adapter.wire.handler.CreatePartitionsHandler;
 import io.kaas.adapter.wire.handler.CreateTopicsHandler;
+import io.kaas.adapter.wire.handler.DeleteGroupsHandler;
 import io.kaas.adapter.wire.handler.DeleteRecordsHandler;
 import io.kaas.adapter.wire.handler.DeleteTopicsHandler;
 import io.kaas.adapter.wire.handler.DescribeClusterHandler;
 import io.kaas.adapter.wire.handler.DescribeConfigsHandler;
+import io.kaas.adapter.wire.handler.DescribeGroupsHandler;
 import io.kaas.adapter.wire.handler.DescribeLogDirsHandler;
 import io.kaas.adapter.wire.handler.FetchHandler;
 import io.kaas.adapter.wire.handler.FindCoordinatorHandler;
+import io.kaas.adapter.wire.handler.HeartbeatHandler;
 import io.kaas.adapter.wire.handler.IncrementalAlterConfigsHandler;
 import io.kaas.adapter.wire.handler.InitProducerIdHandler;
+import io.kaas.adapter.wire.handler.JoinGroupHandler;
+import io.kaas.adapter.wire.handler.LeaveGroupHandler;
+import io.kaas.adapter.wire.handler.ListGroupsHandler;
 import io.kaas.adapter.wire.handler.ListOffsetsHandler;
 import io.kaas.adapter.wire.handler.MetadataHandler;
+import io.kaas.adapter.wire.handler.OffsetCommitHandler;
+import io.kaas.adapter.wire.handler.OffsetDeleteHandler;
+import io.kaas.adapter.wire.handler.OffsetFetchHandler;
 import io.kaas.adapter.wire.handler.ProduceHandler;
+import io.kaas.adapter.wire.handler.SyncGroupHandler;
 import org.apache.kafka.common.protocol.ApiKeys;
 
 /**
  * The served surface: every API key kaas answers, with its version range. Ranges are Apache 3.7's
  * except where an old version's semantics are absent (message formats v0/v1 need
- * Produce &lt; 3 and Fetch &lt; 4; ListOffsets v0 is the pre-KIP-79 shape). {@code docs/api-matrix.md}
- * is generated from this table.
+ * Produce &lt; 3 and Fetch &lt; 4; ListOffsets v0 is the pre-KIP-79 shape). The group APIs serve
+ * Apache's full ranges; where a version's meaning differs (OffsetCommit/OffsetFetch v0 went to
+ * ZooKeeper in Apache; v9 adds KIP-848 fields) the handler says what it does.
+ * {@code docs/api-matrix.md} is generated from this table.
  */
 public final class KafkaApis {
     private KafkaApis() {
@@ -34,6 +46,8 @@ public final class KafkaApis {
                 .serve(ApiKeys.FETCH, 4, 16, new FetchHandler(uc.fetch(), uc.topics()))
                 .serve(ApiKeys.LIST_OFFSETS, 1, 8, new ListOffsetsHandler(uc.listOffsets()))
                 .serve(ApiKeys.METADATA, 0, 12, new MetadataHandler(uc.metadata(), uc.topics(), uc.cluster()))
+                .serve(ApiKeys.OFFSET_COMMIT, 0, 9, new OffsetCommitHandler(uc.groups()))
+                .serve(ApiKeys.OFFSET_FETCH, 0, 9, new OffsetFetchHandler(uc.groups()))
                 .serve(ApiKeys.FIND_COORDINATOR, 0, 4, new FindCoordinatorHandler(uc.cluster()))
                 .serve(ApiKeys.CREATE_TOPICS, 0, 7, new CreateTopicsHandler(uc.topics(), uc.configs()))
                 .serve(ApiKeys.DELETE_TOPICS, 0, 6, new DeleteTopicsHandler(uc.topics()))
@@ -44,6 +58,14 @@ public final class KafkaApis {
                 .serve(ApiKeys.DESCRIBE_LOG_DIRS, 0, 4, new DescribeLogDirsHandler(uc.logDirs()))
                 .serve(ApiKeys.CREATE_PARTITIONS, 0, 3, new CreatePartitionsHandler(uc.topics()))
                 .serve(ApiKeys.INCREMENTAL_ALTER_CONFIGS, 0, 1, new IncrementalAlterConfigsHandler(uc.configs()))
+                .serve(ApiKeys.JOIN_GROUP, 0, 9, new JoinGroupHandler(uc.groups()))
+                .serve(ApiKeys.HEARTBEAT, 0, 4, new HeartbeatHandler(uc.groups()))
+                .serve(ApiKeys.LEAVE_GROUP, 0, 5, new LeaveGroupHandler(uc.groups()))
+                .serve(ApiKeys.SYNC_GROUP, 0, 5, new SyncGroupHandler(uc.groups()))
+                .serve(ApiKeys.DESCRIBE_GROUPS, 0, 5, new DescribeGroupsHandler(uc.groups()))
+                .serve(ApiKeys.LIST_GROUPS, 0, 4, new ListGroupsHandler(uc.groups()))
+                .serve(ApiKeys.DELETE_GROUPS, 0, 2, new DeleteGroupsHandler(uc.groups()))
+                .serve(ApiKeys.OFFSET_DELETE, 0, 0, new OffsetDeleteHandler(uc.groups()))
                 .serve(ApiKeys.DESCRIBE_CLUSTER, 0, 1, new DescribeClusterHandler(uc.cluster()))
                 .build();
     }

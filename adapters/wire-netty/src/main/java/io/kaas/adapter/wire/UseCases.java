@@ -4,6 +4,7 @@ import io.kaas.application.port.in.ClusterUseCase;
 import io.kaas.application.port.in.ConfigUseCase;
 import io.kaas.application.port.in.DeleteRecordsUseCase;
 import io.kaas.application.port.in.FetchUseCase;
+import io.kaas.application.port.in.GroupCoordinator;
 import io.kaas.application.port.in.ListOffsetsUseCase;
 import io.kaas.application.port.in.LogDirsUseCase;
 import io.kaas.application.port.in.MetadataUseCase;
@@ -15,5 +16,5 @@ import io.kaas.application.port.in.TopicAdminUseCase;
 public record UseCases(ProduceUseCase produce, FetchUseCase fetch, ListOffsetsUseCase listOffsets,
                        MetadataUseCase metadata, TopicAdminUseCase topics, ClusterUseCase cluster,
                        ProducerIdUseCase producerIds, DeleteRecordsUseCase deleteRecords, ConfigUseCase configs,
-                       LogDirsUseCase logDirs) {
+                       LogDirsUseCase logDirs, GroupCoordinator groups) {
 }

@@ -37,7 +37,15 @@ class KafkaApisTest {
         expected.put(ApiKeys.FETCH, "4-16");
         expected.put(ApiKeys.LIST_OFFSETS, "1-8");
         expected.put(ApiKeys.METADATA, "0-12");
+        expected.put(ApiKeys.OFFSET_COMMIT, "0-9");
+        expected.put(ApiKeys.OFFSET_FETCH, "0-9");
         expected.put(ApiKeys.FIND_COORDINATOR, "0-4");
+        expected.put(ApiKeys.JOIN_GROUP, "0-9");
+        expected.put(ApiKeys.HEARTBEAT, "0-4");
+        expected.put(ApiKeys.LEAVE_GROUP, "0-5");
+        expected.put(ApiKeys.SYNC_GROUP, "0-5");
+        expected.put(ApiKeys.DESCRIBE_GROUPS, "0-5");
+        expected.put(ApiKeys.LIST_GROUPS, "0-4");
         expected.put(ApiKeys.API_VERSIONS, "0-3");
         expected.put(ApiKeys.CREATE_TOPICS, "0-7");
         expected.put(ApiKeys.DELETE_TOPICS, "0-6");
@@ -47,7 +55,9 @@ class KafkaApisTest {
         expected.put(ApiKeys.ALTER_CONFIGS, "0-2");
         expected.put(ApiKeys.DESCRIBE_LOG_DIRS, "0-4");
         expected.put(ApiKeys.CREATE_PARTITIONS, "0-3");
+        expected.put(ApiKeys.DELETE_GROUPS, "0-2");
         expected.put(ApiKeys.INCREMENTAL_ALTER_CONFIGS, "0-1");
+        expected.put(ApiKeys.OFFSET_DELETE, "0-0");
         expected.put(ApiKeys.DESCRIBE_CLUSTER, "0-1");
         assertThat(served).containsExactlyEntriesOf(expected);
     }

@@ -1,6 +1,7 @@
 package io.kaas.application.port.in;
 
 import java.util.List;
+import java.util.Optional;
 
 /** The cluster as clients see it: its id, its brokers, and who leads or coordinates what. */
 public interface ClusterUseCase {
@@ -16,8 +17,14 @@ public interface ClusterUseCase {
     /** The broker leading a partition. */
     int leaderOf(String topic, int partition);
 
-    /** The broker coordinating a consumer group. */
-    Broker groupCoordinator(String groupId);
+    /**
+     * The broker coordinating a consumer group: the FNV-1a hash of the group id over the registered
+     * brokers, falling back into the alive ones; empty when no broker can coordinate it now.
+     */
+    Optional<Broker> groupCoordinator(String groupId);
+
+    /** The broker coordinating a transactional id, by the same routing as groups. */
+    Optional<Broker> transactionCoordinator(String transactionalId);
 
     record Broker(int id, String host, int port) {
     }

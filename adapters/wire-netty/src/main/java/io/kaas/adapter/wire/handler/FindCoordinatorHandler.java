@@ -3,6 +3,7 @@ package io.kaas.adapter.wire.handler;
 import io.kaas.adapter.wire.dispatch.ApiHandler;
 import io.kaas.adapter.wire.dispatch.RequestContext;
 import io.kaas.application.port.in.ClusterUseCase;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.apache.kafka.common.message.FindCoordinatorResponseData;
@@ -11,9 +12,9 @@ import org.apache.kafka.common.requests.FindCoordinatorRequest;
 import org.apache.kafka.common.requests.FindCoordinatorResponse;
 
 /**
- * FindCoordinator (key 10): group keys (type 0) resolve through the cluster's group routing;
- * transaction keys (type 1) are COORDINATOR_NOT_AVAILABLE until the transaction coordinator exists.
- * v0-3 carry one key, v4+ a batch.
+ * FindCoordinator (key 10): group keys (type 0) and transactional ids (type 1) resolve through the
+ * cluster's coordinator routing; no broker able to coordinate is COORDINATOR_NOT_AVAILABLE, which
+ * clients retry. v0-3 carry one key, v4+ a batch.
  */
 public final class FindCoordinatorHandler implements ApiHandler<FindCoordinatorRequest> {
     /** v4 batched the keys (KIP-699). */
@@ -48,10 +49,12 @@ public final class FindCoordinatorHandler implements ApiHandler<FindCoordinatorR
         } catch (IllegalArgumentException e) {
             return failed(Errors.INVALID_REQUEST, "Unknown coordinator type " + keyType);
         }
-        if (type != FindCoordinatorRequest.CoordinatorType.GROUP) {
-            return failed(Errors.COORDINATOR_NOT_AVAILABLE, "This broker does not coordinate transactions yet");
+        Optional<ClusterUseCase.Broker> coordinator = type == FindCoordinatorRequest.CoordinatorType.GROUP
+                ? cluster.groupCoordinator(key) : cluster.transactionCoordinator(key);
+        if (coordinator.isEmpty()) {
+            return failed(Errors.COORDINATOR_NOT_AVAILABLE, "No broker can coordinate " + key + " now");
         }
-        ClusterUseCase.Broker broker = cluster.groupCoordinator(key);
+        ClusterUseCase.Broker broker = coordinator.get();
         return new FindCoordinatorResponseData.Coordinator()
                 .setErrorCode(Errors.NONE.code()).setNodeId(broker.id()).setHost(broker.host()).setPort(broker.port());
     }

@@ -1,6 +1,7 @@
 package io.kaas.adapter.wire.handler;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.kaas.adapter.wire.support.InMemoryBroker;
 import io.kaas.adapter.wire.support.NettyLeakDetection;
@@ -86,11 +87,19 @@ class FindCoordinatorHandlerTest {
 
     @ParameterizedTest(name = "v{0}")
     @MethodSource("versionsWithKeyType")
-    void aTransactionalIdHasNoCoordinatorYet(short version) {
-        FindCoordinatorResponse response = wire.roundTrip(version >= 4 ? batch(version, TRANSACTION, "tx-1", "tx-2")
-                : single(version, TRANSACTION, "tx-1"));
+    void aTransactionalIdIsRoutedLikeAGroup(short version) {
+        FindCoordinatorResponseData data = wire.<FindCoordinatorResponse>roundTrip(version >= 4
+                ? batch(version, TRANSACTION, "tx-1", "tx-2") : single(version, TRANSACTION, "tx-1")).data();
 
-        assertFailed(response, version, Errors.COORDINATOR_NOT_AVAILABLE, List.of("tx-1", "tx-2"));
+        if (version >= 4) {
+            assertThat(data.coordinators()).extracting(FindCoordinatorResponseData.Coordinator::key, c -> c.errorCode(),
+                    c -> c.nodeId()).containsExactly(
+                            tuple("tx-1", Errors.NONE.code(), InMemoryBroker.BROKER_ID),
+                            tuple("tx-2", Errors.NONE.code(), InMemoryBroker.BROKER_ID));
+        } else {
+            assertThat(data.errorCode()).isEqualTo(Errors.NONE.code());
+            assertThat(data.nodeId()).isEqualTo(InMemoryBroker.BROKER_ID);
+        }
     }
 
     @ParameterizedTest(name = "v{0}")

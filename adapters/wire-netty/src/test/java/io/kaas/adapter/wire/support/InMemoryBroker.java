@@ -6,6 +6,7 @@ import io.kaas.adapter.wire.dispatch.ApiRegistry;
 import io.kaas.application.fake.ManualClock;
 import io.kaas.application.fake.ManualScheduler;
 import io.kaas.application.log.MemoryLogEngine;
+import io.kaas.application.memory.InMemoryOffsetStore;
 import io.kaas.application.memory.InMemoryProducerIdBlockStore;
 import io.kaas.application.memory.InMemoryTopicStore;
 import io.kaas.application.port.in.TopicAdminUseCase;
@@ -14,6 +15,7 @@ import io.kaas.application.service.ConfigService;
 import io.kaas.application.service.DeleteRecordsService;
 import io.kaas.application.service.FetchPurgatory;
 import io.kaas.application.service.FetchService;
+import io.kaas.application.service.GroupCoordinatorService;
 import io.kaas.application.service.ListOffsetsService;
 import io.kaas.application.service.LogDirsService;
 import io.kaas.application.service.MetadataService;
@@ -24,6 +26,7 @@ import io.kaas.application.service.TopicService;
 import io.kaas.domain.config.BrokerConfigs;
 import io.kaas.domain.config.ConfigType;
 import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.group.GroupConfig;
 import io.kaas.domain.topic.Topic;
 import java.util.List;
 import java.util.Map;
@@ -84,7 +87,9 @@ public final class InMemoryBroker {
                 new ProducerIdService(BROKER_ID, new InMemoryProducerIdBlockStore()),
                 new DeleteRecordsService(topics, Runnable::run),
                 new ConfigService(topics, brokerConfigs, BROKER_ID),
-                new LogDirsService(topics, engine, Runnable::run));
+                new LogDirsService(topics, engine, Runnable::run),
+                new GroupCoordinatorService(GroupConfig.DEFAULTS, new InMemoryOffsetStore(), topics, cluster, clock,
+                        scheduler, Runnable::run, () -> new UUID(ids.nextLong(), ids.nextLong())));
     }
 
     public BrokerConfigs brokerConfigs() {

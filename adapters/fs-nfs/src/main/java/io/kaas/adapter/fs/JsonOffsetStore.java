@@ -1,0 +1,100 @@
+package io.kaas.adapter.fs;
+
+import io.kaas.application.port.out.OffsetStore;
+import io.kaas.domain.group.CommittedOffset;
+import io.kaas.domain.topic.TopicIds;
+import io.kaas.domain.topic.TopicPartition;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * Committed offsets as one JSON file per group, {@code __cluster/__consumer_offsets/<group>.json}
+ * (names encoded by {@link GroupFileNames}): kaas's replacement for the {@code __consumer_offsets}
+ * topic. Each save replaces the whole file atomically and durably (temp file, fsync, rename,
+ * directory fsync), so a reader or a crash sees the previous content or the new one.
+ */
+public final class JsonOffsetStore implements OffsetStore {
+    private final Path dir;
+
+    public JsonOffsetStore(DataLayout layout) {
+        this.dir = layout.consumerOffsetsDir();
+    }
+
+    @Override
+    public Optional<StoredGroup> load(String groupId) {
+        return Json.read(dir.resolve(GroupFileNames.fileName(groupId)), GroupFile.class).map(GroupFile::toStored);
+    }
+
+    @Override
+    public void save(StoredGroup group) {
+        Json.write(dir.resolve(GroupFileNames.fileName(group.groupId())), GroupFile.of(group));
+    }
+
+    @Override
+    public void delete(String groupId) {
+        AtomicFiles.delete(dir.resolve(GroupFileNames.fileName(groupId)));
+    }
+
+    @Override
+    public List<String> groupIds() {
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        List<String> ids = new ArrayList<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path file : files.sorted().toList()) {
+                String name = file.getFileName().toString();
+                if (GroupFileNames.isGroupFile(name)) {
+                    GroupFileNames.groupId(name).or(() -> Json.read(file, GroupFile.class).map(GroupFile::groupId))
+                            .ifPresent(ids::add);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + dir, e);
+        }
+        return ids;
+    }
+
+    /** The file's content. */
+    record GroupFile(String groupId, String protocolType, List<OffsetEntry> offsets) {
+        static GroupFile of(StoredGroup group) {
+            List<OffsetEntry> entries = new ArrayList<>();
+            group.offsets().entrySet().stream()
+                    .sorted(Map.Entry.comparingByKey(Comparator.comparing(TopicPartition::topic)
+                            .thenComparingInt(TopicPartition::partition)))
+                    .forEach(e -> entries.add(OffsetEntry.of(e.getKey(), e.getValue())));
+            return new GroupFile(group.groupId(), group.protocolType(), entries);
+        }
+
+        StoredGroup toStored() {
+            Map<TopicPartition, CommittedOffset> map = new LinkedHashMap<>();
+            if (offsets != null) {
+                offsets.forEach(e -> map.put(new TopicPartition(e.topic(), e.partition()), e.toCommitted()));
+            }
+            return new StoredGroup(groupId, protocolType, map);
+        }
+    }
+
+    /** One committed offset; {@code topicId} is Kafka's base64 form of the topic's id. */
+    record OffsetEntry(String topic, int partition, long offset, int leaderEpoch, String metadata,
+                       long commitTimestampMs, String topicId) {
+        static OffsetEntry of(TopicPartition tp, CommittedOffset c) {
+            return new OffsetEntry(tp.topic(), tp.partition(), c.offset(), c.leaderEpoch(), c.metadata(),
+                    c.commitTimestampMs(), c.topicId() == null ? null : TopicIds.toBase64(c.topicId()));
+        }
+
+        CommittedOffset toCommitted() {
+            return new CommittedOffset(offset, leaderEpoch, metadata, commitTimestampMs,
+                    topicId == null ? null : TopicIds.fromBase64(topicId));
+        }
+    }
+}

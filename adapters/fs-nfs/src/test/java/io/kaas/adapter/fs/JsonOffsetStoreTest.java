@@ -1,0 +1,82 @@
+package io.kaas.adapter.fs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kaas.application.port.out.OffsetStore.StoredGroup;
+import io.kaas.domain.group.CommittedOffset;
+import io.kaas.domain.topic.TopicPartition;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class JsonOffsetStoreTest {
+    private static final UUID TOPIC_ID = UUID.fromString("6a2a1a3e-1111-4c1d-9f55-0123456789ab");
+
+    @TempDir
+    Path data;
+
+    private JsonOffsetStore store() {
+        return new JsonOffsetStore(new DataLayout(data));
+    }
+
+    private static StoredGroup group(String id) {
+        return new StoredGroup(id, "consumer", Map.of(
+                new TopicPartition("orders", 0), new CommittedOffset(42, 3, "meta data ✓", 1_700_000_000_000L, TOPIC_ID),
+                new TopicPartition("orders", 1), new CommittedOffset(7, -1, "", 1_700_000_000_001L, null)));
+    }
+
+    @Test
+    void savesOneReadableFilePerGroupAndReadsItBack() throws IOException {
+        store().save(group("payments"));
+
+        Path file = data.resolve("__cluster/__consumer_offsets/payments.json");
+        assertThat(file).exists();
+        assertThat(Files.readString(file, StandardCharsets.UTF_8)).contains("\"groupId\" : \"payments\"", "\"offset\" : 42");
+        assertThat(store().load("payments")).contains(group("payments"));
+        assertThat(store().load("other")).isEmpty();
+    }
+
+    @Test
+    void anyGroupIdGetsASafeReversibleFileName() {
+        List<String> ids = List.of("", "a/b", "..", ".", ".hidden", "%", "%41", "~", "with space", "ünïcødé", "UPPER-lower_1",
+                "x".repeat(1_000), "/".repeat(300));
+        JsonOffsetStore store = store();
+        ids.forEach(id -> store.save(group(id)));
+
+        assertThat(store.groupIds()).containsExactlyInAnyOrderElementsOf(ids);
+        ids.forEach(id -> assertThat(store.load(id)).as(id).contains(group(id)));
+        try (var files = Files.list(data.resolve("__cluster/__consumer_offsets"))) {
+            assertThat(files.map(p -> p.getFileName().toString())).allSatisfy(name -> {
+                assertThat(name).doesNotStartWith(".").doesNotContain("/").endsWith(".json");
+                assertThat(name.getBytes(StandardCharsets.UTF_8).length).isLessThan(255);
+            });
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void deleteRemovesTheFileAndTempFilesAreNotGroups() throws IOException {
+        JsonOffsetStore store = store();
+        store.save(group("a"));
+        store.save(group("b"));
+        Files.writeString(data.resolve("__cluster/__consumer_offsets/.a.json.tmp-123"), "{");
+
+        store.delete("a");
+        store.delete("never-existed");
+
+        assertThat(store.groupIds()).containsExactly("b");
+        assertThat(store.load("a")).isEmpty();
+    }
+
+    @Test
+    void noDirectoryMeansNoGroups() {
+        assertThat(store().groupIds()).isEmpty();
+    }
+}

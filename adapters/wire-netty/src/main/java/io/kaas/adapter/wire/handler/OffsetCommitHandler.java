@@ -1,0 +1,60 @@
+package io.kaas.adapter.wire.handler;
+
+import io.kaas.adapter.wire.dispatch.ApiHandler;
+import io.kaas.adapter.wire.dispatch.RequestContext;
+import io.kaas.adapter.wire.mapping.ErrorMapping;
+import io.kaas.application.port.in.GroupCoordinator;
+import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.topic.TopicPartition;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
+import org.apache.kafka.common.message.OffsetCommitRequestData;
+import org.apache.kafka.common.message.OffsetCommitResponseData;
+import org.apache.kafka.common.requests.OffsetCommitRequest;
+import org.apache.kafka.common.requests.OffsetCommitResponse;
+
+/**
+ * OffsetCommit (key 8), v0-9; answered once the offsets are durable. v0 (ZooKeeper-stored offsets
+ * in Apache) commits to the group's file like the other versions, outside group management; v1's
+ * commit timestamp and v2-4's retention time are accepted and ignored (offsets do not expire);
+ * v6+ leader epochs are stored; v9 is v8 for classic groups (KIP-848 member epochs need
+ * ConsumerGroupHeartbeat, which is not served).
+ */
+public final class OffsetCommitHandler implements ApiHandler<OffsetCommitRequest> {
+    private final GroupCoordinator groups;
+
+    public OffsetCommitHandler(GroupCoordinator groups) {
+        this.groups = groups;
+    }
+
+    @Override
+    public CompletionStage<OffsetCommitResponse> handle(RequestContext context, OffsetCommitRequest request) {
+        OffsetCommitRequestData data = request.data();
+        List<GroupCoordinator.OffsetCommit> offsets = new ArrayList<>();
+        for (OffsetCommitRequestData.OffsetCommitRequestTopic topic : data.topics()) {
+            for (OffsetCommitRequestData.OffsetCommitRequestPartition p : topic.partitions()) {
+                offsets.add(new GroupCoordinator.OffsetCommit(new TopicPartition(topic.name(), p.partitionIndex()),
+                        p.committedOffset(), p.committedLeaderEpoch(), p.committedMetadata()));
+            }
+        }
+        return groups.commitOffsets(new GroupCoordinator.CommitRequest(data.groupId(), data.memberId(),
+                        data.groupInstanceId(), data.generationIdOrMemberEpoch(), offsets))
+                .thenApply(OffsetCommitHandler::toWire);
+    }
+
+    private static OffsetCommitResponse toWire(Map<TopicPartition, KafkaError> results) {
+        OffsetCommitResponseData data = new OffsetCommitResponseData();
+        Map<String, OffsetCommitResponseData.OffsetCommitResponseTopic> topics = new LinkedHashMap<>();
+        results.forEach((tp, error) -> topics.computeIfAbsent(tp.topic(), name -> {
+            OffsetCommitResponseData.OffsetCommitResponseTopic t = new OffsetCommitResponseData.OffsetCommitResponseTopic()
+                    .setName(name);
+            data.topics().add(t);
+            return t;
+        }).partitions().add(new OffsetCommitResponseData.OffsetCommitResponsePartition()
+                .setPartitionIndex(tp.partition()).setErrorCode(ErrorMapping.toErrors(error).code())));
+        return new OffsetCommitResponse(data);
+    }
+}

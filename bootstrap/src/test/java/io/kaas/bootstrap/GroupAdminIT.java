@@ -1,0 +1,155 @@
+package io.kaas.bootstrap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.ConsumerGroupListing;
+import org.apache.kafka.clients.admin.ListConsumerGroupsOptions;
+import org.apache.kafka.clients.admin.MemberDescription;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.ConsumerGroupState;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
+import org.apache.kafka.common.errors.GroupNotEmptyException;
+import org.apache.kafka.common.errors.GroupSubscribedToTopicException;
+import org.apache.kafka.common.errors.UnknownMemberIdException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+
+/** The AdminClient's consumer-group surface against groups of real consumers. */
+class GroupAdminIT extends GroupBrokerTestBase {
+    /** Two consumers of a 4-partition topic, stable with two partitions each. */
+    private static List<PollingConsumer> stableGroup(String group, String topic) {
+        broker.createTopic(topic, 4);
+        List<PollingConsumer> consumers = List.of(broker.consumer(group, topic), broker.consumer(group, topic));
+        await().atMost(GroupBrokerFixture.timeout()).until(() -> consumers.stream().allMatch(c -> c.assignment().size() == 2));
+        return consumers;
+    }
+
+    private static void commit(PollingConsumer consumer, Map<TopicPartition, OffsetAndMetadata> offsets) {
+        consumer.call(c -> {
+            c.commitSync(offsets);
+            return null;
+        });
+    }
+
+    private static Map<TopicPartition, OffsetAndMetadata> offsets(String group) throws Exception {
+        return broker.admin().listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
+    }
+
+    private static Throwable cause(ExecutionException e) {
+        return e.getCause();
+    }
+
+    @Test
+    void listsAndDescribesAStableGroup(TestInfo test) throws Exception {
+        String group = unique(test, "group");
+        String topic = unique(test, "topic");
+        List<PollingConsumer> consumers = stableGroup(group, topic);
+        try {
+            await().atMost(GroupBrokerFixture.timeout()).untilAsserted(() -> {
+                var listed = broker.admin().listConsumerGroups(new ListConsumerGroupsOptions()
+                        .inStates(Set.of(ConsumerGroupState.STABLE))).all().get();
+                assertThat(listed).extracting(ConsumerGroupListing::groupId).contains(group);
+            });
+            ConsumerGroupDescription described = broker.admin().describeConsumerGroups(List.of(group))
+                    .describedGroups().get(group).get();
+
+            assertThat(described.state()).isEqualTo(ConsumerGroupState.STABLE);
+            assertThat(described.partitionAssignor()).isEqualTo("range");
+            assertThat(described.isSimpleConsumerGroup()).isFalse();
+            assertThat(described.coordinator().port()).isEqualTo(Integer.parseInt(broker.bootstrapServers().split(":")[1]));
+            assertThat(described.members()).hasSize(2).allSatisfy(m -> {
+                assertThat(m.host()).isEqualTo("/127.0.0.1");
+                assertThat(m.clientId()).startsWith("consumer-" + group);
+                assertThat(m.assignment().topicPartitions()).hasSize(2);
+            });
+            Set<TopicPartition> assigned = new HashSet<>();
+            described.members().stream().map(MemberDescription::assignment).forEach(a -> assigned.addAll(a.topicPartitions()));
+            assertThat(assigned).hasSize(4);
+            assertThat(described.members()).extracting(MemberDescription::consumerId)
+                    .containsExactlyInAnyOrder(consumers.get(0).memberId(), consumers.get(1).memberId());
+        } finally {
+            consumers.forEach(PollingConsumer::close);
+        }
+        var unknown = broker.admin().describeConsumerGroups(List.of("never-existed")).describedGroups().get("never-existed").get();
+        assertThat(unknown.state()).isEqualTo(ConsumerGroupState.DEAD);
+    }
+
+    @Test
+    void anActiveGroupCannotBeDeleted_anEmptyOneGoesWithItsOffsets(TestInfo test) throws Exception {
+        String group = unique(test, "group");
+        String topic = unique(test, "topic");
+        List<PollingConsumer> consumers = stableGroup(group, topic);
+        commit(consumers.get(0), Map.of(new TopicPartition(topic, 0), new OffsetAndMetadata(1)));
+
+        ExecutionException busy = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
+                () -> broker.admin().deleteConsumerGroups(List.of(group)).all().get());
+        assertThat(cause(busy)).isInstanceOf(GroupNotEmptyException.class);
+
+        consumers.forEach(PollingConsumer::close);
+        broker.admin().deleteConsumerGroups(List.of(group)).all().get();
+
+        assertThat(broker.admin().listConsumerGroups().all().get()).extracting(ConsumerGroupListing::groupId)
+                .doesNotContain(group);
+        assertThat(offsets(group)).isEmpty();
+        ExecutionException gone = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
+                () -> broker.admin().deleteConsumerGroups(List.of(group)).all().get());
+        assertThat(cause(gone)).isInstanceOf(GroupIdNotFoundException.class);
+    }
+
+    @Test
+    void offsetsOfAConsumedTopicCannotBeDeletedWhileTheGroupIsActive(TestInfo test) throws Exception {
+        String group = unique(test, "group");
+        String topic = unique(test, "topic");
+        String other = unique(test, "other");
+        broker.createTopic(other, 1);
+        List<PollingConsumer> consumers = stableGroup(group, topic);
+        TopicPartition consumed = new TopicPartition(topic, 0);
+        TopicPartition notConsumed = new TopicPartition(other, 0);
+        commit(consumers.get(0), Map.of(consumed, new OffsetAndMetadata(3), notConsumed, new OffsetAndMetadata(4)));
+
+        ExecutionException refused = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
+                () -> broker.admin().deleteConsumerGroupOffsets(group, Set.of(consumed)).all().get());
+        assertThat(cause(refused)).isInstanceOf(GroupSubscribedToTopicException.class);
+        broker.admin().deleteConsumerGroupOffsets(group, Set.of(notConsumed)).all().get();
+        assertThat(offsets(group)).containsOnlyKeys(consumed);
+
+        consumers.forEach(PollingConsumer::close);
+        broker.admin().deleteConsumerGroupOffsets(group, Set.of(consumed)).all().get();
+        assertThat(offsets(group)).isEmpty();
+    }
+
+    @Test
+    void offsetsOfAnEmptyGroupCanBeAltered(TestInfo test) throws Exception {
+        String group = unique(test, "group");
+        String topic = unique(test, "topic");
+        List<PollingConsumer> consumers = stableGroup(group, topic);
+        TopicPartition tp = new TopicPartition(topic, 1);
+        commit(consumers.get(0), Map.of(tp, new OffsetAndMetadata(5)));
+
+        ExecutionException active = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
+                () -> broker.admin().alterConsumerGroupOffsets(group, Map.of(tp, new OffsetAndMetadata(0))).all().get());
+        assertThat(cause(active)).isInstanceOf(UnknownMemberIdException.class);
+
+        consumers.forEach(PollingConsumer::close);
+        broker.admin().alterConsumerGroupOffsets(group, Map.of(tp, new OffsetAndMetadata(0, "reset"),
+                new TopicPartition(topic, 3), new OffsetAndMetadata(9))).all().get();
+
+        assertThat(offsets(group)).containsOnly(Map.entry(tp, new OffsetAndMetadata(0, "reset")),
+                Map.entry(new TopicPartition(topic, 3), new OffsetAndMetadata(9)));
+        ExecutionException unknownTopic = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
+                () -> broker.admin().alterConsumerGroupOffsets(group, Map.of(new TopicPartition("no-such-topic", 0),
+                        new OffsetAndMetadata(1))).all().get());
+        assertThat(cause(unknownTopic)).isInstanceOf(UnknownTopicOrPartitionException.class);
+        assertThat(broker.admin().listConsumerGroups().all().get()).filteredOn(g -> g.groupId().equals(group))
+                .singleElement().satisfies(g -> assertThat(g.state()).contains(ConsumerGroupState.EMPTY));
+    }
+}
