@@ -118,7 +118,7 @@ public final class KaasBroker implements AutoCloseable {
                     new DeleteRecordsService(topics, io),
                     new ConfigService(topics, brokerConfigs, config.brokerId()),
                     new LogDirsService(topics, engine, io),
-                    groups)));
+                    groups)), io);
         } catch (Exception e) {
             // Also a BindException, which Netty throws undeclared: a failed start leaves nothing running.
             groups.close();

@@ -15,6 +15,7 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import java.net.InetSocketAddress;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,10 +37,12 @@ public final class KafkaServer implements AutoCloseable {
     /**
      * Binds the listener.
      *
-     * @param settings where to listen and the per-connection limits
-     * @param registry the served APIs
+     * @param settings         where to listen and the per-connection limits
+     * @param registry         the served APIs
+     * @param blockingExecutor runs the handlers of blocking APIs (admin operations that fsync), off the event loops
      */
-    public static KafkaServer start(WireSettings settings, ApiRegistry registry) throws InterruptedException {
+    public static KafkaServer start(WireSettings settings, ApiRegistry registry, Executor blockingExecutor)
+            throws InterruptedException {
         EventLoopGroup acceptor = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         EventLoopGroup workers = new MultiThreadIoEventLoopGroup(settings.ioThreads(), NioIoHandler.newFactory());
         try {
@@ -54,7 +57,7 @@ public final class KafkaServer implements AutoCloseable {
                         @Override
                         protected void initChannel(SocketChannel ch) {
                             ch.pipeline().addLast("frames", new KafkaFrameDecoder(settings.maxFrameBytes()));
-                            ch.pipeline().addLast("apis", new KafkaApiDispatcher(registry, settings.limits()));
+                            ch.pipeline().addLast("apis", new KafkaApiDispatcher(registry, settings.limits(), blockingExecutor));
                         }
                     });
             Channel channel = bootstrap.bind(settings.host(), settings.port()).sync().channel();

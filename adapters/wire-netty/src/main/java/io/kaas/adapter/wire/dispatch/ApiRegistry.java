@@ -55,8 +55,19 @@ public final class ApiRegistry {
         return keys;
     }
 
-    /** One served API key. */
-    public record Entry<Q extends AbstractRequest>(ApiKeys key, short minVersion, short maxVersion, ApiHandler<Q> handler) {
+    /** Whether the key's handler blocks (file I/O with fsyncs) and must run off the event loop. */
+    public boolean isBlocking(ApiKeys key) {
+        Entry<?> entry = entries.get(key);
+        return entry != null && entry.blocking;
+    }
+
+    /**
+     * One served API key.
+     *
+     * @param blocking the handler does blocking work (fsyncs) and runs on the blocking executor
+     */
+    public record Entry<Q extends AbstractRequest>(ApiKeys key, short minVersion, short maxVersion, ApiHandler<Q> handler,
+                                                   boolean blocking) {
     }
 
     /** Collects entries; ApiVersions itself is always served, answered from the registry. */
@@ -67,6 +78,17 @@ public final class ApiRegistry {
         }
 
         public <Q extends AbstractRequest> Builder serve(ApiKeys key, int minVersion, int maxVersion, ApiHandler<Q> handler) {
+            return add(key, minVersion, maxVersion, handler, false);
+        }
+
+        /** A key whose handler blocks on file I/O: it runs off the event loop (see {@link KafkaApiDispatcher}). */
+        public <Q extends AbstractRequest> Builder serveBlocking(ApiKeys key, int minVersion, int maxVersion,
+                                                                 ApiHandler<Q> handler) {
+            return add(key, minVersion, maxVersion, handler, true);
+        }
+
+        private <Q extends AbstractRequest> Builder add(ApiKeys key, int minVersion, int maxVersion, ApiHandler<Q> handler,
+                                                        boolean blocking) {
             // latestVersion(false): versions kafka-clients marks unstable are never advertised, as in Apache
             // (unstable.api.versions.enable defaults to false).
             short latestStable = key.latestVersion(false);
@@ -74,7 +96,7 @@ public final class ApiRegistry {
                 throw new IllegalArgumentException(key + " " + minVersion + "-" + maxVersion + " is outside the stable "
                         + "versions kafka-clients defines: " + key.oldestVersion() + "-" + latestStable);
             }
-            if (entries.putIfAbsent(key, new Entry<>(key, (short) minVersion, (short) maxVersion, handler)) != null) {
+            if (entries.putIfAbsent(key, new Entry<>(key, (short) minVersion, (short) maxVersion, handler, blocking)) != null) {
                 throw new IllegalArgumentException(key + " is registered twice");
             }
             return this;

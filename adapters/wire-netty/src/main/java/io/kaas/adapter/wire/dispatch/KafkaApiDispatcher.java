@@ -14,6 +14,8 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.function.Function;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AbstractRequest;
@@ -28,6 +30,10 @@ import org.slf4j.LoggerFactory;
  * in request order, however the handlers' completions interleave (the protocol requires it; clients
  * pipeline). Reading pauses while too much is in flight or the socket is not writable.
  *
+ * <p>Handlers run on the connection's event loop, except those the registry marks blocking (admin
+ * operations that fsync files): they run on the blocking executor, and the connection's later
+ * requests wait until they finish, so requests still take effect in the order they were sent.
+ *
  * <p>A frame that is not a served request closes the connection, as Apache's broker does; so does
  * a failed {@code acks=0} produce, since no response can carry its error.
  */
@@ -37,6 +43,10 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
     private final ApiRegistry registry;
     private final RequestParser parser;
     private final ConnectionLimits limits;
+    private final Executor blockingExecutor;
+    /** Requests read while a blocking handler runs, dispatched when it is done; event-loop confined. */
+    private final ArrayDeque<KafkaRequest> waiting = new ArrayDeque<>();
+    private Slot blockingRunning;
     /** Requests awaiting their turn to be answered, oldest first; event-loop confined. */
     private final ArrayDeque<Slot> inFlight = new ArrayDeque<>();
     /** Requests whose handler has not completed yet, acks=0 produces included; they own their frames. */
@@ -45,10 +55,14 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
     private int unansweredNoResponse;
     private boolean closed;
 
-    public KafkaApiDispatcher(ApiRegistry registry, ConnectionLimits limits) {
+    /**
+     * @param blockingExecutor runs the handlers the registry marks blocking, off the event loop
+     */
+    public KafkaApiDispatcher(ApiRegistry registry, ConnectionLimits limits, Executor blockingExecutor) {
         this.registry = registry;
         this.parser = new RequestParser(registry::serves);
         this.limits = limits;
+        this.blockingExecutor = blockingExecutor;
     }
 
     @Override
@@ -66,7 +80,22 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
             close(ctx);
             return;
         }
+        if (blockingRunning != null) {
+            waiting.addLast(request);
+            inFlightBytes += request.frame().readableBytes();
+            updateAutoRead(ctx);
+            return;
+        }
         dispatch(ctx, request);
+    }
+
+    /** Dispatches what arrived while a blocking handler ran, until another blocking one starts. */
+    private void dispatchWaiting(ChannelHandlerContext ctx) {
+        while (blockingRunning == null && !waiting.isEmpty() && !closed) {
+            KafkaRequest request = waiting.pollFirst();
+            inFlightBytes -= request.frame().readableBytes();
+            dispatch(ctx, request);
+        }
     }
 
     private void dispatch(ChannelHandlerContext ctx, KafkaRequest request) {
@@ -83,11 +112,16 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
         updateAutoRead(ctx);
 
         CompletionStage<? extends AbstractResponse> stage;
+        RequestContext context = new RequestContext(request.header(), ctx.channel().remoteAddress());
         if (request.unsupportedVersion()) {
             stage = CompletableFuture.completedFuture(body.getErrorResponse(0, Errors.UNSUPPORTED_VERSION.exception()));
+        } else if (registry.isBlocking(body.apiKey())) {
+            blockingRunning = slot;
+            stage = CompletableFuture.supplyAsync(() -> registry.handle(context, body), blockingExecutor)
+                    .thenCompose(Function.identity());
         } else {
             try {
-                stage = registry.handle(new RequestContext(request.header(), ctx.channel().remoteAddress()), body);
+                stage = registry.handle(context, body);
             } catch (RuntimeException e) {
                 stage = CompletableFuture.failedFuture(e);
             }
@@ -108,6 +142,10 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
         KafkaRequest request = slot.request;
         request.frame().release();
         inFlightBytes -= slot.frameBytes;
+        if (blockingRunning == slot) {
+            blockingRunning = null;
+            dispatchWaiting(ctx);
+        }
         if (!slot.answered) {
             unansweredNoResponse--;
             // No response can carry an acks=0 produce's error (its error response is null), so any failure closes
@@ -196,11 +234,17 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
         // A request still with its handler (a fetch parked until its max wait, say) may never complete: the
         // broker may be shutting down, its timers with it. Give its frame back now. Handlers read the frame
         // only while they run on this event loop (the log copies produced batches before append returns),
-        // so nothing reads it any more.
-        for (Slot slot : uncompleted) {
+        // so nothing reads it any more — except a blocking handler still running on its executor: that one
+        // gives its frame back when it completes.
+        uncompleted.removeIf(slot -> {
+            if (slot == blockingRunning) {
+                return false;
+            }
             slot.request.frame().release();
-        }
-        uncompleted.clear();
+            return true;
+        });
+        waiting.forEach(request -> request.frame().release());
+        waiting.clear();
         for (Slot slot : inFlight) {
             if (slot.encoded != null) {
                 slot.encoded.release();
@@ -223,7 +267,7 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
 
     private void updateAutoRead(ChannelHandlerContext ctx) {
         boolean read = !closed && ctx.channel().isWritable()
-                && inFlight.size() + unansweredNoResponse < limits.maxInFlightRequests()
+                && inFlight.size() + unansweredNoResponse + waiting.size() < limits.maxInFlightRequests()
                 && inFlightBytes < limits.maxInFlightBytes();
         if (ctx.channel().config().isAutoRead() != read) {
             ctx.channel().config().setAutoRead(read);

@@ -12,6 +12,7 @@ import io.kaas.domain.error.KafkaException;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -22,6 +23,7 @@ import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
 import org.apache.kafka.common.message.InitProducerIdRequestData;
+import org.apache.kafka.common.message.InitProducerIdResponseData;
 import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.message.MetadataResponseData;
 import org.apache.kafka.common.message.ProduceRequestData;
@@ -112,6 +114,44 @@ class KafkaApiDispatcherTest {
         assertThat(receiveMetadata(second).data().clusterId()).isEqualTo("second");
         assertThat(receiveMetadata(third).data().clusterId()).isEqualTo("third");
         assertThat(wire.outboundCount()).isZero();
+    }
+
+    // ---- blocking handlers ----------------------------------------------------------------------
+
+    @Test
+    void aBlockingHandlerRunsOnItsExecutorAndLaterRequestsWaitUntilItIsDone() {
+        ArrayDeque<Runnable> blocking = new ArrayDeque<>();
+        wire = new WireChannel(blockingRegistry(), ConnectionLimits.DEFAULT, blocking::add);
+        int init = wire.send(initProducerIdRequest());
+        int meta = wire.send(metadataRequest());
+
+        assertThat(initProducerId.requests).as("not run on the event loop").isEmpty();
+        assertThat(metadata.requests).as("later requests wait for the blocking one").isEmpty();
+        blocking.poll().run();
+        assertThat(initProducerId.requests).hasSize(1);
+        assertThat(metadata.requests).isEmpty();
+
+        initProducerId.complete(0, new InitProducerIdResponse(new InitProducerIdResponseData().setProducerId(7)));
+        assertThat(metadata.requests).as("dispatched once the blocking handler finished").hasSize(1);
+        metadata.complete(0, metadataResponse("after"));
+
+        assertThat(wire.<InitProducerIdResponse>receive(initProducerIdRequest(), init).data().producerId()).isEqualTo(7);
+        assertThat(receiveMetadata(meta).data().clusterId()).isEqualTo("after");
+    }
+
+    @Test
+    void aBlockingHandlerStillRunningWhenTheClientHangsUpGivesItsFrameBackWhenItFinishes() {
+        ArrayDeque<Runnable> blocking = new ArrayDeque<>();
+        wire = new WireChannel(blockingRegistry(), ConnectionLimits.DEFAULT, blocking::add);
+        wire.send(initProducerIdRequest());
+        wire.send(metadataRequest());
+        blocking.poll().run();
+
+        wire.disconnect();
+        initProducerId.complete(0, new InitProducerIdResponse(new InitProducerIdResponseData()));
+
+        assertThat(metadata.requests).as("nothing is dispatched on a closed connection").isEmpty();
+        wire.assertNoLeaks();
     }
 
     // ---- acks=0 ---------------------------------------------------------------------------------
@@ -545,6 +585,14 @@ class KafkaApiDispatcherTest {
     }
 
     // ---- helpers ---------------------------------------------------------------------------------
+
+    /** The same handlers, with InitProducerId marked blocking. */
+    private ApiRegistry blockingRegistry() {
+        return ApiRegistry.builder()
+                .serve(ApiKeys.METADATA, 1, 12, metadata.handler())
+                .serveBlocking(ApiKeys.INIT_PRODUCER_ID, 0, 4, initProducerId.handler())
+                .build();
+    }
 
     private ApiRegistry registry() {
         return ApiRegistry.builder()

@@ -12,6 +12,7 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.util.ReferenceCountUtil;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executor;
 import org.apache.kafka.common.requests.AbstractRequest;
 import org.apache.kafka.common.requests.AbstractResponse;
 
@@ -32,9 +33,19 @@ public final class WireChannel implements AutoCloseable {
     }
 
     public WireChannel(ApiRegistry registry, ConnectionLimits limits) {
+        this(registry, limits, Runnable::run);
+    }
+
+    /** @param blockingExecutor where handlers of blocking APIs run (inline unless a test wants to hold them) */
+    public WireChannel(ApiRegistry registry, ConnectionLimits limits, Executor blockingExecutor) {
         channel.config().setAllocator(allocator);
         channel.pipeline().addLast("frames", new KafkaFrameDecoder(WireSettings.DEFAULT_MAX_FRAME_BYTES));
-        channel.pipeline().addLast("apis", new KafkaApiDispatcher(registry, limits));
+        channel.pipeline().addLast("apis", new KafkaApiDispatcher(registry, limits, blockingExecutor));
+    }
+
+    /** Closes the channel as a client hanging up would, without the leak checks of {@link #close()}. */
+    public void disconnect() {
+        channel.close();
     }
 
     /** Sends a request serialized by kafka-clients; returns its correlation id. */
