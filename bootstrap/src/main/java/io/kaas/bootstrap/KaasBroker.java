@@ -76,7 +76,7 @@ public final class KaasBroker implements AutoCloseable {
         Clock clock = new SystemClock();
         ExecutorScheduler scheduler = new ExecutorScheduler();
         BrokerSettings settings = new BrokerSettings(config.brokerId(), config.defaultPartitions(),
-                config.autoCreateTopics(), config.messageMaxBytes(), config.maxPartitionsPerTopic());
+                config.autoCreateTopics(), config.maxPartitionsPerTopic());
         BrokerConfigs brokerConfigs = BrokerConfigView.of(config);
 
         TopicStore topicStore = disk ? new JsonTopicStore(layout) : new InMemoryTopicStore();

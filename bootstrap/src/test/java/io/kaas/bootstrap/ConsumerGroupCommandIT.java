@@ -3,6 +3,9 @@ package io.kaas.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.kaas.bootstrap.testing.EmbeddedKaas;
+import io.kaas.bootstrap.testing.KaasBrokerExtension;
+import io.kaas.bootstrap.testing.PollingConsumer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,11 +17,10 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Apache Kafka 3.7's own {@code kafka-consumer-groups} ({@code kafka.admin.ConsumerGroupCommand},
@@ -29,9 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
 class ConsumerGroupCommandIT {
     private static final String TOOL = "kafka.admin.ConsumerGroupCommand";
 
-    @TempDir
-    static Path data;
-    static GroupBrokerFixture broker;
+    @RegisterExtension
+    static final KaasBrokerExtension KAAS = KaasBrokerExtension.create().withEnv(EmbeddedKaas.FAST_GROUPS);
+
     static String classpath;
 
     @BeforeAll
@@ -40,22 +42,14 @@ class ConsumerGroupCommandIT {
         Assumptions.assumeTrue(script.isPresent(), "shared/tools/peer-kafka.sh is not available");
         classpath = run(List.of("bash", script.get().toString(), "classpath"), 300).trim();
         Assumptions.assumeTrue(!classpath.isEmpty(), "the Kafka 3.7 tool classpath could not be resolved");
-        broker = new GroupBrokerFixture(data);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (broker != null) {
-            broker.close();
-        }
     }
 
     @Test
-    void listDescribeResetDeleteOffsetsAndDelete() throws Exception {
-        broker.createTopic("tool-topic", 2);
-        broker.produce("tool-topic", 20);
-        try (PollingConsumer consumer = broker.consumer("tool-group", "tool-topic")) {
-            await().atMost(GroupBrokerFixture.timeout()).until(() -> consumer.records().size() == 20);
+    void listDescribeResetDeleteOffsetsAndDelete(EmbeddedKaas kaas) throws Exception {
+        kaas.createTopic("tool-topic", 2);
+        kaas.produce("tool-topic", 20, "value-");
+        try (PollingConsumer consumer = kaas.groupMember("tool-group", "tool-topic")) {
+            await().atMost(EmbeddedKaas.DEFAULT_TIMEOUT).until(() -> consumer.records().size() == 20);
             consumer.call(c -> {
                 c.commitSync();
                 return null;
@@ -85,7 +79,7 @@ class ConsumerGroupCommandIT {
         assertThat(rows(deleteOffsets, "tool-topic")).hasSize(2).allSatisfy(row -> assertThat(row).contains("Successful"));
         assertThat(committed("tool-group")).isEmpty();
 
-        broker.admin().alterConsumerGroupOffsets("tool-group", Map.of(new TopicPartition("tool-topic", 0),
+        kaas.admin().alterConsumerGroupOffsets("tool-group", Map.of(new TopicPartition("tool-topic", 0),
                 new OffsetAndMetadata(1))).all().get();
         assertThat(tool("--delete", "--group", "tool-group"))
                 .contains("Deletion of requested consumer groups ('tool-group') was successful.");
@@ -93,12 +87,12 @@ class ConsumerGroupCommandIT {
     }
 
     private static Map<TopicPartition, OffsetAndMetadata> committed(String group) throws Exception {
-        return broker.admin().listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
+        return KAAS.kaas().admin().listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
     }
 
     private static String tool(String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(javaBinary(), "-cp", classpath, TOOL,
-                "--bootstrap-server", broker.bootstrapServers()));
+                "--bootstrap-server", KAAS.bootstrapServers()));
         command.addAll(List.of(args));
         return run(command, 60);
     }

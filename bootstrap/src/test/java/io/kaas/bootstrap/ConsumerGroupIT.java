@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.kaas.bootstrap.testing.EmbeddedKaas;
+import io.kaas.bootstrap.testing.KaasBrokerExtension;
+import io.kaas.bootstrap.testing.PollingConsumer;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.Set;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -20,10 +22,16 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InvalidSessionTimeoutException;
 import org.apache.kafka.common.errors.OffsetMetadataTooLarge;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** Real kafka-clients 3.7 consumers in groups on an in-process broker. */
-class ConsumerGroupIT extends GroupBrokerTestBase {
+/**
+ * Real kafka-clients 3.7 consumers in groups on an in-process broker. One broker serves the whole
+ * class (one per test would dominate the run time); tests keep apart by their topic and group names.
+ */
+class ConsumerGroupIT {
+    @RegisterExtension
+    static final KaasBrokerExtension KAAS = KaasBrokerExtension.create().withEnv(EmbeddedKaas.FAST_GROUPS);
+
     private static Set<TopicPartition> partitions(String topic, int count) {
         Set<TopicPartition> all = new HashSet<>();
         IntStream.range(0, count).forEach(p -> all.add(new TopicPartition(topic, p)));
@@ -31,7 +39,7 @@ class ConsumerGroupIT extends GroupBrokerTestBase {
     }
 
     private static void awaitAssignments(List<PollingConsumer> consumers, int each, Set<TopicPartition> all) {
-        await().atMost(GroupBrokerFixture.timeout()).untilAsserted(() -> {
+        await().atMost(EmbeddedKaas.DEFAULT_TIMEOUT).untilAsserted(() -> {
             Set<TopicPartition> union = new HashSet<>();
             int total = 0;
             for (PollingConsumer c : consumers) {
@@ -46,13 +54,13 @@ class ConsumerGroupIT extends GroupBrokerTestBase {
     }
 
     @Test
-    void threeConsumersShareSixPartitions_andALeaversPartitionsMove(TestInfo test) {
-        String topic = unique(test, "topic");
-        String group = unique(test, "group");
-        broker.createTopic(topic, 6);
-        try (PollingConsumer a = broker.consumer(group, topic);
-             PollingConsumer b = broker.consumer(group, topic);
-             PollingConsumer c = broker.consumer(group, topic)) {
+    void threeConsumersShareSixPartitions_andALeaversPartitionsMove(EmbeddedKaas kaas) {
+        String topic = EmbeddedKaas.uniqueTopicName("shared");
+        String group = topic + "-group";
+        kaas.createTopic(topic, 6);
+        try (PollingConsumer a = kaas.groupMember(group, topic);
+             PollingConsumer b = kaas.groupMember(group, topic);
+             PollingConsumer c = kaas.groupMember(group, topic)) {
             awaitAssignments(List.of(a, b, c), 2, partitions(topic, 6));
 
             c.close();
@@ -62,14 +70,14 @@ class ConsumerGroupIT extends GroupBrokerTestBase {
     }
 
     @Test
-    void theCooperativeStickyAssignorWorks(TestInfo test) {
-        String topic = unique(test, "topic");
-        String group = unique(test, "group");
-        broker.createTopic(topic, 6);
-        Properties props = broker.consumerProps(group);
-        props.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
-        try (PollingConsumer a = new PollingConsumer(props, List.of(topic));
-             PollingConsumer b = new PollingConsumer(props, List.of(topic))) {
+    void theCooperativeStickyAssignorWorks(EmbeddedKaas kaas) {
+        String topic = EmbeddedKaas.uniqueTopicName("cooperative");
+        String group = topic + "-group";
+        kaas.createTopic(topic, 6);
+        Map<String, Object> cooperative = Map.of(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
+                CooperativeStickyAssignor.class.getName());
+        try (PollingConsumer a = kaas.groupMember(group, cooperative, topic);
+             PollingConsumer b = kaas.groupMember(group, cooperative, topic)) {
             awaitAssignments(List.of(a, b), 3, partitions(topic, 6));
             Set<TopicPartition> keptByA = a.assignment();
 
@@ -81,32 +89,33 @@ class ConsumerGroupIT extends GroupBrokerTestBase {
     }
 
     @Test
-    void aNewConsumerResumesFromTheCommittedOffsets(TestInfo test) {
-        String topic = unique(test, "topic");
-        String group = unique(test, "group");
-        broker.createTopic(topic, 3);
-        broker.produce(topic, 30);
-        try (PollingConsumer first = broker.consumer(group, topic)) {
-            await().atMost(GroupBrokerFixture.timeout()).until(() -> first.records().size() == 30);
+    void aNewConsumerResumesFromTheCommittedOffsets(EmbeddedKaas kaas) {
+        String topic = EmbeddedKaas.uniqueTopicName("resumed");
+        String group = topic + "-group";
+        kaas.createTopic(topic, 3);
+        kaas.produce(topic, 30, "value-");
+        try (PollingConsumer first = kaas.groupMember(group, topic)) {
+            await().atMost(EmbeddedKaas.DEFAULT_TIMEOUT).until(() -> first.records().size() == 30);
             first.call(consumer -> {
                 consumer.commitSync();
                 return null;
             });
         }
-        broker.produce(topic, 12, "after-commit-");
-        try (PollingConsumer second = broker.consumer(group, topic)) {
-            await().atMost(GroupBrokerFixture.timeout()).until(() -> second.records().size() >= 12);
-            assertThat(second.records()).hasSize(12).allSatisfy(r -> assertThat(r.value()).startsWith("after-commit-"));
+        kaas.produce(topic, 12, "after-commit-");
+        try (PollingConsumer second = kaas.groupMember(group, topic)) {
+            await().atMost(EmbeddedKaas.DEFAULT_TIMEOUT).until(() -> second.records().size() >= 12);
+            assertThat(second.records()).hasSize(12)
+                    .allSatisfy(r -> assertThat(r.value()).asString().startsWith("after-commit-"));
         }
     }
 
     @Test
-    void committedOffsetsKeepTheirMetadataAndLeaderEpoch(TestInfo test) {
-        String topic = unique(test, "topic");
-        broker.createTopic(topic, 1);
+    void committedOffsetsKeepTheirMetadataAndLeaderEpoch(EmbeddedKaas kaas) {
+        String topic = EmbeddedKaas.uniqueTopicName("metadata");
+        kaas.createTopic(topic, 1);
         TopicPartition tp = new TopicPartition(topic, 0);
-        try (PollingConsumer c = broker.consumer(unique(test, "group"), topic)) {
-            await().atMost(GroupBrokerFixture.timeout()).until(() -> c.assignment().contains(tp));
+        try (PollingConsumer c = kaas.groupMember(topic + "-group", topic)) {
+            await().atMost(EmbeddedKaas.DEFAULT_TIMEOUT).until(() -> c.assignment().contains(tp));
             OffsetAndMetadata committed = new OffsetAndMetadata(7, Optional.of(0), "checkpoint ✓");
             Map<TopicPartition, OffsetAndMetadata> read = c.call(consumer -> {
                 consumer.commitSync(Map.of(tp, committed));
@@ -122,41 +131,39 @@ class ConsumerGroupIT extends GroupBrokerTestBase {
     }
 
     @Test
-    void aManualAssignmentConsumerCommitsWithoutJoining(TestInfo test) throws Exception {
-        String topic = unique(test, "topic");
-        String group = unique(test, "group");
-        broker.createTopic(topic, 2);
+    void aManualAssignmentConsumerCommitsWithoutJoining(EmbeddedKaas kaas) throws Exception {
+        String topic = EmbeddedKaas.uniqueTopicName("manual");
+        String group = topic + "-group";
+        kaas.createTopic(topic, 2);
         TopicPartition tp = new TopicPartition(topic, 1);
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(broker.consumerProps(group))) {
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(kaas.groupConsumerConfig(group, Map.of()))) {
             consumer.assign(List.of(tp));
             consumer.commitSync(Map.of(tp, new OffsetAndMetadata(11, "manual")));
             assertThat(consumer.committed(Set.of(tp)).get(tp)).isEqualTo(new OffsetAndMetadata(11, "manual"));
         }
-        var described = broker.admin().describeConsumerGroups(List.of(group)).describedGroups().get(group).get();
+        var described = kaas.admin().describeConsumerGroups(List.of(group)).describedGroups().get(group).get();
         assertThat(described.members()).isEmpty();
         assertThat(described.state()).isEqualTo(ConsumerGroupState.EMPTY);
     }
 
     @Test
-    void aRestartedStaticMemberGetsItsAssignmentBackWithoutARebalance(TestInfo test) {
-        String topic = unique(test, "topic");
-        String group = unique(test, "group");
-        broker.createTopic(topic, 4);
-        Properties props = broker.consumerProps(group);
-        props.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "instance-a");
-        Properties otherProps = broker.consumerProps(group);
-        otherProps.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "instance-b");
-        try (PollingConsumer other = new PollingConsumer(otherProps, List.of(topic))) {
+    void aRestartedStaticMemberGetsItsAssignmentBackWithoutARebalance(EmbeddedKaas kaas) {
+        String topic = EmbeddedKaas.uniqueTopicName("static");
+        String group = topic + "-group";
+        kaas.createTopic(topic, 4);
+        Map<String, Object> instanceA = Map.of(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "instance-a");
+        Map<String, Object> instanceB = Map.of(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "instance-b");
+        try (PollingConsumer other = kaas.groupMember(group, instanceB, topic)) {
             Set<TopicPartition> before;
             int generation;
-            try (PollingConsumer a = new PollingConsumer(props, List.of(topic))) {
+            try (PollingConsumer a = kaas.groupMember(group, instanceA, topic)) {
                 awaitAssignments(List.of(a, other), 2, partitions(topic, 4));
                 before = a.assignment();
                 generation = a.generation();
             } // a static member leaves no LeaveGroup behind: its place is kept for the session timeout
 
-            try (PollingConsumer restarted = new PollingConsumer(props, List.of(topic))) {
-                await().atMost(GroupBrokerFixture.timeout()).until(() -> restarted.assignment().size() == 2);
+            try (PollingConsumer restarted = kaas.groupMember(group, instanceA, topic)) {
+                await().atMost(EmbeddedKaas.DEFAULT_TIMEOUT).until(() -> restarted.assignment().size() == 2);
                 assertThat(restarted.assignment()).isEqualTo(before);
                 assertThat(restarted.generation()).as("no rebalance").isEqualTo(generation);
                 assertThat(other.generation()).isEqualTo(generation);
@@ -165,14 +172,13 @@ class ConsumerGroupIT extends GroupBrokerTestBase {
     }
 
     @Test
-    void aSessionTimeoutBeyondTheBrokersRangeIsRefused(TestInfo test) {
-        String topic = unique(test, "topic");
-        broker.createTopic(topic, 1);
-        Properties props = broker.consumerProps(unique(test, "group"));
-        props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "120000");
-        props.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
-        try (PollingConsumer c = new PollingConsumer(props, List.of(topic))) {
-            await().atMost(GroupBrokerFixture.timeout()).until(() -> c.failure() != null);
+    void aSessionTimeoutBeyondTheBrokersRangeIsRefused(EmbeddedKaas kaas) {
+        String topic = EmbeddedKaas.uniqueTopicName("session");
+        kaas.createTopic(topic, 1);
+        Map<String, Object> tooLong = Map.of(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 120_000,
+                ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000);
+        try (PollingConsumer c = kaas.groupMember(topic + "-group", tooLong, topic)) {
+            await().atMost(EmbeddedKaas.DEFAULT_TIMEOUT).until(() -> c.failure() != null);
             assertThat(c.failure()).isInstanceOf(InvalidSessionTimeoutException.class);
         }
     }

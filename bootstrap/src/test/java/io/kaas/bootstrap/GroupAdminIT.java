@@ -3,11 +3,15 @@ package io.kaas.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.kaas.bootstrap.testing.EmbeddedKaas;
+import io.kaas.bootstrap.testing.KaasBrokerExtension;
+import io.kaas.bootstrap.testing.PollingConsumer;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.ConsumerGroupListing;
 import org.apache.kafka.clients.admin.ListConsumerGroupsOptions;
@@ -21,15 +25,18 @@ import org.apache.kafka.common.errors.GroupSubscribedToTopicException;
 import org.apache.kafka.common.errors.UnknownMemberIdException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The AdminClient's consumer-group surface against groups of real consumers. */
-class GroupAdminIT extends GroupBrokerTestBase {
+class GroupAdminIT {
+    @RegisterExtension
+    static final KaasBrokerExtension KAAS = KaasBrokerExtension.create().withEnv(EmbeddedKaas.FAST_GROUPS);
+
     /** Two consumers of a 4-partition topic, stable with two partitions each. */
-    private static List<PollingConsumer> stableGroup(String group, String topic) {
-        broker.createTopic(topic, 4);
-        List<PollingConsumer> consumers = List.of(broker.consumer(group, topic), broker.consumer(group, topic));
-        await().atMost(GroupBrokerFixture.timeout()).until(() -> consumers.stream().allMatch(c -> c.assignment().size() == 2));
+    private static List<PollingConsumer> stableGroup(EmbeddedKaas kaas, String group, String topic) {
+        kaas.createTopic(topic, 4);
+        List<PollingConsumer> consumers = List.of(kaas.groupMember(group, topic), kaas.groupMember(group, topic));
+        await().atMost(EmbeddedKaas.DEFAULT_TIMEOUT).until(() -> consumers.stream().allMatch(c -> c.assignment().size() == 2));
         return consumers;
     }
 
@@ -40,8 +47,8 @@ class GroupAdminIT extends GroupBrokerTestBase {
         });
     }
 
-    private static Map<TopicPartition, OffsetAndMetadata> offsets(String group) throws Exception {
-        return broker.admin().listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
+    private static Map<TopicPartition, OffsetAndMetadata> offsets(Admin admin, String group) throws Exception {
+        return admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
     }
 
     private static Throwable cause(ExecutionException e) {
@@ -49,23 +56,24 @@ class GroupAdminIT extends GroupBrokerTestBase {
     }
 
     @Test
-    void listsAndDescribesAStableGroup(TestInfo test) throws Exception {
-        String group = unique(test, "group");
-        String topic = unique(test, "topic");
-        List<PollingConsumer> consumers = stableGroup(group, topic);
+    void listsAndDescribesAStableGroup(EmbeddedKaas kaas) throws Exception {
+        String topic = EmbeddedKaas.uniqueTopicName("described");
+        String group = topic + "-group";
+        Admin admin = kaas.admin();
+        List<PollingConsumer> consumers = stableGroup(kaas, group, topic);
         try {
-            await().atMost(GroupBrokerFixture.timeout()).untilAsserted(() -> {
-                var listed = broker.admin().listConsumerGroups(new ListConsumerGroupsOptions()
+            await().atMost(EmbeddedKaas.DEFAULT_TIMEOUT).untilAsserted(() -> {
+                var listed = admin.listConsumerGroups(new ListConsumerGroupsOptions()
                         .inStates(Set.of(ConsumerGroupState.STABLE))).all().get();
                 assertThat(listed).extracting(ConsumerGroupListing::groupId).contains(group);
             });
-            ConsumerGroupDescription described = broker.admin().describeConsumerGroups(List.of(group))
+            ConsumerGroupDescription described = admin.describeConsumerGroups(List.of(group))
                     .describedGroups().get(group).get();
 
             assertThat(described.state()).isEqualTo(ConsumerGroupState.STABLE);
             assertThat(described.partitionAssignor()).isEqualTo("range");
             assertThat(described.isSimpleConsumerGroup()).isFalse();
-            assertThat(described.coordinator().port()).isEqualTo(Integer.parseInt(broker.bootstrapServers().split(":")[1]));
+            assertThat(described.coordinator().port()).isEqualTo(Integer.parseInt(kaas.bootstrapServers().split(":")[1]));
             assertThat(described.members()).hasSize(2).allSatisfy(m -> {
                 assertThat(m.host()).isEqualTo("/127.0.0.1");
                 assertThat(m.clientId()).startsWith("consumer-" + group);
@@ -79,77 +87,80 @@ class GroupAdminIT extends GroupBrokerTestBase {
         } finally {
             consumers.forEach(PollingConsumer::close);
         }
-        var unknown = broker.admin().describeConsumerGroups(List.of("never-existed")).describedGroups().get("never-existed").get();
+        var unknown = admin.describeConsumerGroups(List.of("never-existed")).describedGroups().get("never-existed").get();
         assertThat(unknown.state()).isEqualTo(ConsumerGroupState.DEAD);
     }
 
     @Test
-    void anActiveGroupCannotBeDeleted_anEmptyOneGoesWithItsOffsets(TestInfo test) throws Exception {
-        String group = unique(test, "group");
-        String topic = unique(test, "topic");
-        List<PollingConsumer> consumers = stableGroup(group, topic);
+    void anActiveGroupCannotBeDeleted_anEmptyOneGoesWithItsOffsets(EmbeddedKaas kaas) throws Exception {
+        String topic = EmbeddedKaas.uniqueTopicName("deleted");
+        String group = topic + "-group";
+        Admin admin = kaas.admin();
+        List<PollingConsumer> consumers = stableGroup(kaas, group, topic);
         commit(consumers.get(0), Map.of(new TopicPartition(topic, 0), new OffsetAndMetadata(1)));
 
         ExecutionException busy = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
-                () -> broker.admin().deleteConsumerGroups(List.of(group)).all().get());
+                () -> admin.deleteConsumerGroups(List.of(group)).all().get());
         assertThat(cause(busy)).isInstanceOf(GroupNotEmptyException.class);
 
         consumers.forEach(PollingConsumer::close);
-        broker.admin().deleteConsumerGroups(List.of(group)).all().get();
+        admin.deleteConsumerGroups(List.of(group)).all().get();
 
-        assertThat(broker.admin().listConsumerGroups().all().get()).extracting(ConsumerGroupListing::groupId)
+        assertThat(admin.listConsumerGroups().all().get()).extracting(ConsumerGroupListing::groupId)
                 .doesNotContain(group);
-        assertThat(offsets(group)).isEmpty();
+        assertThat(offsets(admin, group)).isEmpty();
         ExecutionException gone = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
-                () -> broker.admin().deleteConsumerGroups(List.of(group)).all().get());
+                () -> admin.deleteConsumerGroups(List.of(group)).all().get());
         assertThat(cause(gone)).isInstanceOf(GroupIdNotFoundException.class);
     }
 
     @Test
-    void offsetsOfAConsumedTopicCannotBeDeletedWhileTheGroupIsActive(TestInfo test) throws Exception {
-        String group = unique(test, "group");
-        String topic = unique(test, "topic");
-        String other = unique(test, "other");
-        broker.createTopic(other, 1);
-        List<PollingConsumer> consumers = stableGroup(group, topic);
+    void offsetsOfAConsumedTopicCannotBeDeletedWhileTheGroupIsActive(EmbeddedKaas kaas) throws Exception {
+        String topic = EmbeddedKaas.uniqueTopicName("consumed");
+        String group = topic + "-group";
+        String other = EmbeddedKaas.uniqueTopicName("other");
+        Admin admin = kaas.admin();
+        kaas.createTopic(other, 1);
+        List<PollingConsumer> consumers = stableGroup(kaas, group, topic);
         TopicPartition consumed = new TopicPartition(topic, 0);
         TopicPartition notConsumed = new TopicPartition(other, 0);
         commit(consumers.get(0), Map.of(consumed, new OffsetAndMetadata(3), notConsumed, new OffsetAndMetadata(4)));
 
         ExecutionException refused = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
-                () -> broker.admin().deleteConsumerGroupOffsets(group, Set.of(consumed)).all().get());
+                () -> admin.deleteConsumerGroupOffsets(group, Set.of(consumed)).all().get());
         assertThat(cause(refused)).isInstanceOf(GroupSubscribedToTopicException.class);
-        broker.admin().deleteConsumerGroupOffsets(group, Set.of(notConsumed)).all().get();
-        assertThat(offsets(group)).containsOnlyKeys(consumed);
+        admin.deleteConsumerGroupOffsets(group, Set.of(notConsumed)).all().get();
+        assertThat(offsets(admin, group)).containsOnlyKeys(consumed);
 
         consumers.forEach(PollingConsumer::close);
-        broker.admin().deleteConsumerGroupOffsets(group, Set.of(consumed)).all().get();
-        assertThat(offsets(group)).isEmpty();
+        admin.deleteConsumerGroupOffsets(group, Set.of(consumed)).all().get();
+        assertThat(offsets(admin, group)).isEmpty();
     }
 
     @Test
-    void offsetsOfAnEmptyGroupCanBeAltered(TestInfo test) throws Exception {
-        String group = unique(test, "group");
-        String topic = unique(test, "topic");
-        List<PollingConsumer> consumers = stableGroup(group, topic);
+    void offsetsOfAnEmptyGroupCanBeAltered(EmbeddedKaas kaas) throws Exception {
+        String topic = EmbeddedKaas.uniqueTopicName("altered");
+        String group = topic + "-group";
+        Admin admin = kaas.admin();
+        List<PollingConsumer> consumers = stableGroup(kaas, group, topic);
         TopicPartition tp = new TopicPartition(topic, 1);
         commit(consumers.get(0), Map.of(tp, new OffsetAndMetadata(5)));
 
         ExecutionException active = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
-                () -> broker.admin().alterConsumerGroupOffsets(group, Map.of(tp, new OffsetAndMetadata(0))).all().get());
+                () -> admin.alterConsumerGroupOffsets(group, Map.of(tp, new OffsetAndMetadata(0))).all().get());
         assertThat(cause(active)).isInstanceOf(UnknownMemberIdException.class);
 
         consumers.forEach(PollingConsumer::close);
-        broker.admin().alterConsumerGroupOffsets(group, Map.of(tp, new OffsetAndMetadata(0, "reset"),
+        admin.alterConsumerGroupOffsets(group, Map.of(tp, new OffsetAndMetadata(0, "reset"),
                 new TopicPartition(topic, 3), new OffsetAndMetadata(9))).all().get();
 
-        assertThat(offsets(group)).containsOnly(Map.entry(tp, new OffsetAndMetadata(0, "reset")),
+        assertThat(offsets(admin, group)).containsOnly(Map.entry(tp, new OffsetAndMetadata(0, "reset")),
                 Map.entry(new TopicPartition(topic, 3), new OffsetAndMetadata(9)));
         ExecutionException unknownTopic = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
-                () -> broker.admin().alterConsumerGroupOffsets(group, Map.of(new TopicPartition("no-such-topic", 0),
+                () -> admin.alterConsumerGroupOffsets(group, Map.of(new TopicPartition("no-such-topic", 0),
                         new OffsetAndMetadata(1))).all().get());
         assertThat(cause(unknownTopic)).isInstanceOf(UnknownTopicOrPartitionException.class);
-        assertThat(broker.admin().listConsumerGroups().all().get()).filteredOn(g -> g.groupId().equals(group))
+        assertThat(admin.listConsumerGroups().all().get()).filteredOn(g -> g.groupId().equals(group))
                 .singleElement().satisfies(g -> assertThat(g.state()).contains(ConsumerGroupState.EMPTY));
     }
 }

@@ -3,93 +3,100 @@ package io.kaas.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.kaas.bootstrap.testing.EmbeddedKaas;
+import io.kaas.bootstrap.testing.KaasBrokerExtension;
+import io.kaas.bootstrap.testing.PollingConsumer;
 import java.nio.file.Files;
-import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupListing;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Committed offsets live in {@code __cluster/__consumer_offsets/<group>.json}: across restarts, and not beyond their topic. */
 class GroupOffsetsDurabilityIT {
-    @TempDir
-    Path data;
+    @RegisterExtension
+    final KaasBrokerExtension kaas = KaasBrokerExtension.create() // one broker per test: restarts are destructive
+            .withEnv(EmbeddedKaas.FAST_GROUPS);
 
-    private static void commit(GroupBrokerFixture broker, String group, Map<TopicPartition, OffsetAndMetadata> offsets) {
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(broker.consumerProps(group))) {
+    private static void commit(EmbeddedKaas kaas, String group, Map<TopicPartition, OffsetAndMetadata> offsets) {
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(kaas.groupConsumerConfig(group, Map.of()))) {
             consumer.assign(offsets.keySet());
             consumer.commitSync(offsets);
         }
     }
 
-    private static Map<TopicPartition, OffsetAndMetadata> offsets(GroupBrokerFixture broker, String group) throws Exception {
-        return broker.admin().listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
+    private static Map<TopicPartition, OffsetAndMetadata> offsets(Admin admin, String group) throws Exception {
+        return admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
     }
 
     @Test
-    void committedOffsetsSurviveABrokerRestart() throws Exception {
-        try (GroupBrokerFixture broker = new GroupBrokerFixture(data)) {
-            broker.createTopic("orders", 3);
-            TopicPartition tp = new TopicPartition("orders", 2);
-            try (PollingConsumer member = broker.consumer("billing", "orders")) {
-                await().atMost(GroupBrokerFixture.timeout()).until(() -> member.assignment().size() == 3);
-                member.call(c -> {
-                    c.commitSync(Map.of(tp, new OffsetAndMetadata(17, "before restart")));
-                    return null;
-                });
-            }
-            assertThat(data.resolve("__cluster/__consumer_offsets/billing.json")).exists();
-
-            broker.restart();
-
-            try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(broker.consumerProps("billing"))) {
-                assertThat(consumer.committed(Set.of(tp)).get(tp)).isEqualTo(new OffsetAndMetadata(17, "before restart"));
-            }
-            assertThat(broker.admin().listConsumerGroups().all().get()).filteredOn(g -> g.groupId().equals("billing"))
-                    .singleElement().satisfies(g -> assertThat(g.isSimpleConsumerGroup()).as("it had consumers").isFalse());
-        }
-    }
-
-    @Test
-    void deletingATopicPurgesItsCommittedOffsets() throws Exception {
-        try (GroupBrokerFixture broker = new GroupBrokerFixture(data)) {
-            broker.createTopic("doomed", 2);
-            broker.createTopic("kept", 1);
-            TopicPartition doomed = new TopicPartition("doomed", 1);
-            TopicPartition kept = new TopicPartition("kept", 0);
-            commit(broker, "loaded", Map.of(doomed, new OffsetAndMetadata(3), kept, new OffsetAndMetadata(4)));
-            commit(broker, "only-doomed", Map.of(doomed, new OffsetAndMetadata(5)));
-
-            broker.admin().deleteTopics(List.of("doomed")).all().get();
-
-            await().atMost(GroupBrokerFixture.timeout()).untilAsserted(() -> {
-                assertThat(offsets(broker, "loaded")).containsOnlyKeys(kept);
-                assertThat(offsets(broker, "only-doomed")).isEmpty();
+    void committedOffsetsSurviveABrokerRestart(EmbeddedKaas kaas) throws Exception {
+        kaas.createTopic("orders", 3);
+        TopicPartition tp = new TopicPartition("orders", 2);
+        try (PollingConsumer member = kaas.groupMember("billing", "orders")) {
+            await().atMost(EmbeddedKaas.DEFAULT_TIMEOUT).until(() -> member.assignment().size() == 3);
+            member.call(c -> {
+                c.commitSync(Map.of(tp, new OffsetAndMetadata(17, "before restart")));
+                return null;
             });
-            await().atMost(GroupBrokerFixture.timeout()).until(() ->
-                    !Files.exists(data.resolve("__cluster/__consumer_offsets/only-doomed.json")));
-
-            broker.createTopic("doomed", 2);
-            broker.restart();
-            assertThat(offsets(broker, "loaded")).containsOnlyKeys(kept);
-            assertThat(broker.admin().listConsumerGroups().all().get()).extracting(ConsumerGroupListing::groupId)
-                    .contains("loaded").doesNotContain("only-doomed");
         }
+        assertThat(kaas.dataDir().resolve("__cluster/__consumer_offsets/billing.json")).exists();
+        kaas.closeClients();
+
+        kaas.restart();
+
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(kaas.groupConsumerConfig("billing", Map.of()))) {
+            assertThat(consumer.committed(Set.of(tp)).get(tp)).isEqualTo(new OffsetAndMetadata(17, "before restart"));
+        }
+        assertThat(kaas.admin().listConsumerGroups().all().get()).filteredOn(g -> g.groupId().equals("billing"))
+                .singleElement().satisfies(g -> assertThat(g.isSimpleConsumerGroup()).as("it had consumers").isFalse());
+    }
+
+    @Test
+    void deletingATopicPurgesItsCommittedOffsets(EmbeddedKaas kaas) throws Exception {
+        Admin admin = kaas.admin();
+        kaas.createTopic("doomed", 2);
+        kaas.createTopic("kept", 1);
+        TopicPartition doomed = new TopicPartition("doomed", 1);
+        TopicPartition kept = new TopicPartition("kept", 0);
+        commit(kaas, "loaded", Map.of(doomed, new OffsetAndMetadata(3), kept, new OffsetAndMetadata(4)));
+        commit(kaas, "only-doomed", Map.of(doomed, new OffsetAndMetadata(5)));
+
+        admin.deleteTopics(List.of("doomed")).all().get();
+
+        await().atMost(EmbeddedKaas.DEFAULT_TIMEOUT).untilAsserted(() -> {
+            assertThat(offsets(admin, "loaded")).containsOnlyKeys(kept);
+            assertThat(offsets(admin, "only-doomed")).isEmpty();
+        });
+        await().atMost(EmbeddedKaas.DEFAULT_TIMEOUT).until(() ->
+                !Files.exists(kaas.dataDir().resolve("__cluster/__consumer_offsets/only-doomed.json")));
+
+        kaas.createTopic("doomed", 2);
+        kaas.closeClients();
+        kaas.restart();
+        Admin after = kaas.admin();
+        assertThat(offsets(after, "loaded")).containsOnlyKeys(kept);
+        assertThat(after.listConsumerGroups().all().get()).extracting(ConsumerGroupListing::groupId)
+                .contains("loaded").doesNotContain("only-doomed");
     }
 
     @Test
     void memoryModeKeepsOffsetsWhileTheBrokerRuns() throws Exception {
-        try (GroupBrokerFixture broker = new GroupBrokerFixture(data, Map.of("KAAS_STORAGE", "memory"))) {
-            broker.createTopic("m", 1);
+        Map<String, String> env = new HashMap<>(EmbeddedKaas.FAST_GROUPS);
+        env.put("KAAS_STORAGE", "memory");
+        try (EmbeddedKaas memory = EmbeddedKaas.inTempDir(env).start()) {
+            memory.createTopic("m", 1);
             TopicPartition tp = new TopicPartition("m", 0);
-            commit(broker, "in-memory", Map.of(tp, new OffsetAndMetadata(2)));
-            assertThat(offsets(broker, "in-memory")).containsEntry(tp, new OffsetAndMetadata(2));
-            assertThat(data.resolve("__cluster/__consumer_offsets")).doesNotExist();
+            commit(memory, "in-memory", Map.of(tp, new OffsetAndMetadata(2)));
+            assertThat(offsets(memory.admin(), "in-memory")).containsEntry(tp, new OffsetAndMetadata(2));
+            assertThat(memory.dataDir().resolve("__cluster/__consumer_offsets")).doesNotExist();
         }
     }
 }

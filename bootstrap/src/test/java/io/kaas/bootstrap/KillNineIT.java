@@ -3,6 +3,7 @@ package io.kaas.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.kaas.bootstrap.testing.EmbeddedKaas;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -43,10 +45,13 @@ class KillNineIT {
         int sentAfterKill = 0;
 
         try (ChildBroker broker = ChildBroker.start(data, dir.resolve("broker-1.log"), env)) {
-            try (KafkaProducer<byte[], byte[]> producer = Clients.producer(broker.bootstrapServers(), Map.of(
+            Map<String, Object> producerConfig = EmbeddedKaas.producerConfig(broker.bootstrapServers(), Map.of(
+                    ProducerConfig.ACKS_CONFIG, "all",
+                    ProducerConfig.LINGER_MS_CONFIG, 5,
                     ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000,
                     ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 10_000,
-                    ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000))) {
+                    ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000));
+            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerConfig)) {
                 int seq = 0;
                 boolean killed = false;
                 // keep producing; once enough is acknowledged, kill the broker while requests are in flight
@@ -80,8 +85,11 @@ class KillNineIT {
             for (int p = 0; p < PARTITIONS; p++) {
                 partitions.add(new TopicPartition(TOPIC, p));
             }
-            Map<TopicPartition, List<ConsumerRecord<byte[], byte[]>>> read =
-                    Clients.readAll(restarted.bootstrapServers(), partitions);
+            Map<TopicPartition, List<ConsumerRecord<byte[], byte[]>>> read;
+            try (KafkaConsumer<byte[], byte[]> consumer =
+                         new KafkaConsumer<>(EmbeddedKaas.consumerConfig(restarted.bootstrapServers(), Map.of()))) {
+                read = EmbeddedKaas.readAll(consumer, partitions, EmbeddedKaas.DEFAULT_TIMEOUT);
+            }
 
             for (TopicPartition tp : partitions) {
                 Map<Long, Integer> byOffset = new HashMap<>();
@@ -92,7 +100,8 @@ class KillNineIT {
                 assertThat(byOffset).as("offsets of %s are contiguous", tp).hasSize((int) contiguous);
             }
             // and it takes new writes
-            try (KafkaProducer<byte[], byte[]> producer = Clients.producer(restarted.bootstrapServers(), Map.of())) {
+            try (KafkaProducer<byte[], byte[]> producer =
+                         new KafkaProducer<>(EmbeddedKaas.producerConfig(restarted.bootstrapServers(), Map.of()))) {
                 await().atMost(Duration.ofSeconds(30)).until(() ->
                         producer.send(new ProducerRecord<>(TOPIC, 0, null, value(-1))).get().offset() >= 0);
             }

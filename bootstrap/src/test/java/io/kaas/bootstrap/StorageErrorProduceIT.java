@@ -46,7 +46,7 @@ class StorageErrorProduceIT {
     private final SimulatedFilesystem sim = new SimulatedFilesystem(3);
     private final ArrayDeque<Runnable> ioQueue = new ArrayDeque<>();
     private final Executor io = ioQueue::add; // the committer runs when the test drains the queue
-    private final BrokerSettings settings = new BrokerSettings(0, 1, true, BrokerSettings.DEFAULT_MESSAGE_MAX_BYTES);
+    private final BrokerSettings settings = new BrokerSettings(0, 1, true);
     private final TopicPartition p0 = new TopicPartition("orders", 0);
     private final TopicPartition p1 = new TopicPartition("orders", 1);
     private TopicService topics;

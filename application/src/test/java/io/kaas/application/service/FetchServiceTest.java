@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.application.fake.ManualScheduler;
 import io.kaas.application.fake.SequentialTopicIds;
-import io.kaas.application.log.LogConfig;
 import io.kaas.application.log.LogOffsets;
 import io.kaas.application.log.MemoryLogEngine;
 import io.kaas.application.log.PartitionLog;
@@ -33,7 +32,7 @@ class FetchServiceTest {
     private final ManualScheduler scheduler = new ManualScheduler();
     private final FetchPurgatory purgatory = new FetchPurgatory();
     private final TopicService topics = new TopicService(new InMemoryTopicStore(), new MemoryLogEngine(purgatory),
-            new BrokerSettings(0, 1, false, BrokerSettings.DEFAULT_MESSAGE_MAX_BYTES), BrokerConfigs.of(List.of()),
+            new BrokerSettings(0, 1, false), BrokerConfigs.of(List.of()),
             new SequentialTopicIds());
     private final FetchService fetch = new FetchService(topics, purgatory, scheduler);
 

@@ -55,7 +55,7 @@ class GroupCoordinatorServiceTest {
     private final QueuedExecutor io = new QueuedExecutor();
     private final CountingStore store = new CountingStore();
     private final TopicService topics = new TopicService(new InMemoryTopicStore(),
-            new MemoryLogEngine(tp -> { }), new BrokerSettings(0, 1, false, 1_000_000), BrokerConfigs.of(List.of()),
+            new MemoryLogEngine(tp -> { }), new BrokerSettings(0, 1, false), BrokerConfigs.of(List.of()),
             UUID::randomUUID);
     private final ClusterUseCase cluster = new StandaloneCluster("cluster", 0, "localhost", () -> 9092);
     private GroupCoordinatorService service = newService(cluster);

@@ -3,7 +3,6 @@ package io.kaas.application.service;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.application.fake.SequentialTopicIds;
-import io.kaas.application.log.LogConfig;
 import io.kaas.application.log.MemoryLogEngine;
 import io.kaas.application.memory.InMemoryTopicStore;
 import io.kaas.application.port.in.ListOffsetsUseCase;
@@ -22,7 +21,7 @@ class ListOffsetsServiceTest {
     private static final TopicPartition TP = new TopicPartition("t", 0);
 
     private final TopicService topics = new TopicService(new InMemoryTopicStore(), new MemoryLogEngine(tp -> { }),
-            new BrokerSettings(0, 1, false, BrokerSettings.DEFAULT_MESSAGE_MAX_BYTES), BrokerConfigs.of(List.of()),
+            new BrokerSettings(0, 1, false), BrokerConfigs.of(List.of()),
             new SequentialTopicIds());
     private final ListOffsetsService service = new ListOffsetsService(topics);
 

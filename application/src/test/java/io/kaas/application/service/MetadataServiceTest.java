@@ -3,7 +3,6 @@ package io.kaas.application.service;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.application.fake.SequentialTopicIds;
-import io.kaas.application.log.LogConfig;
 import io.kaas.application.log.MemoryLogEngine;
 import io.kaas.application.memory.InMemoryTopicStore;
 import io.kaas.application.port.in.MetadataUseCase.PartitionMetadata;
@@ -26,7 +25,7 @@ class MetadataServiceTest {
     private final StandaloneCluster cluster = new StandaloneCluster("cluster", BROKER, "localhost", () -> 9092);
 
     private static BrokerSettings settings(boolean autoCreate) {
-        return new BrokerSettings(BROKER, DEFAULT_PARTITIONS, autoCreate, BrokerSettings.DEFAULT_MESSAGE_MAX_BYTES);
+        return new BrokerSettings(BROKER, DEFAULT_PARTITIONS, autoCreate);
     }
 
     private MetadataService service(boolean brokerAllowsAutoCreate) {

@@ -40,7 +40,7 @@ class ProduceServiceTest {
     private static final TopicPartition P1 = new TopicPartition("t", 1);
 
     private final ManualScheduler scheduler = new ManualScheduler();
-    private final BrokerSettings settings = new BrokerSettings(0, 1, false, MAX_BYTES);
+    private final BrokerSettings settings = new BrokerSettings(0, 1, false);
 
     private final TopicService topics = topicsOn(new MemoryLogEngine(tp -> { }));
     private final ProduceService produce = new ProduceService(topics, scheduler.clock(), scheduler);

@@ -34,7 +34,7 @@ final class TestBroker {
             BrokerConfigs.Entry.ofDefault("log.flush.interval.messages", "1", ConfigType.LONG, "flush"),
             BrokerConfigs.Entry.ofDefault("message.max.bytes", "10000", ConfigType.INT, "batch cap"),
             BrokerConfigs.Entry.of("broker.id", Integer.toString(BROKER_ID), "0", true, ConfigType.INT, "id")));
-    final BrokerSettings settings = new BrokerSettings(BROKER_ID, 1, true, 10_000, MAX_PARTITIONS);
+    final BrokerSettings settings = new BrokerSettings(BROKER_ID, 1, true, MAX_PARTITIONS);
     final LogEngine engine;
     final TopicService topics;
     final ConfigService configs;

@@ -3,7 +3,6 @@ package io.kaas.application.service;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.application.fake.SequentialTopicIds;
-import io.kaas.application.log.LogConfig;
 import io.kaas.application.log.LogOffsets;
 import io.kaas.application.log.MemoryLogEngine;
 import io.kaas.application.memory.InMemoryTopicStore;
@@ -35,7 +34,7 @@ class TopicLifecycleTest {
 
     private TopicService service(Supplier<UUID> idSource) {
         return new TopicService(store, engine,
-                new BrokerSettings(BROKER, DEFAULT_PARTITIONS, true, BrokerSettings.DEFAULT_MESSAGE_MAX_BYTES), BrokerConfigs.of(List.of()),
+                new BrokerSettings(BROKER, DEFAULT_PARTITIONS, true), BrokerConfigs.of(List.of()),
                 idSource);
     }
 

@@ -4,27 +4,12 @@ import io.kaas.domain.batch.RecordBatchHeader;
 import io.kaas.domain.idempotence.ProducerStateTable;
 import io.kaas.domain.idempotence.SequenceCheck;
 import java.nio.ByteBuffer;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /** Classifying and recording an in-sequence idempotent batch, among many producers: once per produced batch. */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(1)
-public class IdempotenceBenchmark {
+public class IdempotenceBenchmark extends BenchmarkDefaults {
     private static final int RECORDS = 10;
 
     @Param({"1", "1000"})

@@ -5,6 +5,7 @@ import io.kaas.bootstrap.KaasBroker;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.BindException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,6 +31,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.awaitility.Awaitility;
@@ -40,13 +43,27 @@ import org.awaitility.Awaitility;
  * broker; {@link #restart()} brings the broker back over the same data directory.
  *
  * <p>Clients come with test settings: byte-array (de)serializers, short timeouts, consumers that
- * start at the earliest offset and commit nothing (there is no group coordinator to commit to).
- * Every map of overrides is applied last, so a test can change any of them. Use
- * {@link KaasBrokerExtension} to get one per test class or per test.
+ * start at the earliest offset and commit nothing unless told to. Group members
+ * ({@link #groupMember}) poll on their own thread with fast heartbeats; start the broker with
+ * {@link #FAST_GROUPS} so that their groups settle quickly. Every map of overrides is applied last,
+ * so a test can change any of them. Use {@link KaasBrokerExtension} to get one per test class or
+ * per test.
  */
 public final class EmbeddedKaas implements AutoCloseable {
     /** Generous for a loopback broker; a test that hits it has found a hang, not slowness. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
+
+    /**
+     * Broker settings for tests with consumer groups: no initial rebalance delay (Apache's own test
+     * harness turns it off too), and sessions of 1 s to 60 s, so groups settle in well under a second
+     * and a longer session timeout is refused.
+     */
+    public static final Map<String, String> FAST_GROUPS = Map.of(
+            "KAAS_GROUP_INITIAL_REBALANCE_DELAY_MS", "0",
+            "KAAS_GROUP_MIN_SESSION_TIMEOUT_MS", "1000",
+            "KAAS_GROUP_MAX_SESSION_TIMEOUT_MS", "60000");
+    /** A group member's session: short enough to keep tests quick, long enough for a loaded CI machine. */
+    public static final int GROUP_SESSION_TIMEOUT_MS = 6_000;
 
     private static final AtomicInteger CLIENT_IDS = new AtomicInteger();
     private static final AtomicInteger TOPIC_IDS = new AtomicInteger();
@@ -173,7 +190,12 @@ public final class EmbeddedKaas implements AutoCloseable {
 
     /** Producer settings: byte arrays, short timeouts, then {@code overrides}. */
     public Map<String, Object> producerConfig(Map<String, ?> overrides) {
-        Map<String, Object> config = common("producer");
+        return producerConfig(bootstrapServers(), overrides);
+    }
+
+    /** {@link #producerConfig(Map)} for a broker this fixture does not run (one in another process). */
+    public static Map<String, Object> producerConfig(String bootstrapServers, Map<String, ?> overrides) {
+        Map<String, Object> config = common(bootstrapServers, "producer");
         config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
@@ -185,7 +207,12 @@ public final class EmbeddedKaas implements AutoCloseable {
 
     /** Consumer settings: byte arrays, no group, earliest offsets, no commits, then {@code overrides}. */
     public Map<String, Object> consumerConfig(Map<String, ?> overrides) {
-        Map<String, Object> config = common("consumer");
+        return consumerConfig(bootstrapServers(), overrides);
+    }
+
+    /** {@link #consumerConfig(Map)} for a broker this fixture does not run (one in another process). */
+    public static Map<String, Object> consumerConfig(String bootstrapServers, Map<String, ?> overrides) {
+        Map<String, Object> config = common(bootstrapServers, "consumer");
         config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
@@ -196,9 +223,26 @@ public final class EmbeddedKaas implements AutoCloseable {
         return config;
     }
 
+    /**
+     * Settings for a member of {@code groupId}: those of {@link #consumerConfig(Map)} (commits are
+     * explicit), fast heartbeats and a {@link #GROUP_SESSION_TIMEOUT_MS} session, then
+     * {@code overrides}. No client id: the client then names itself {@code consumer-<group>-<n>}, as
+     * an application's consumer does, which is what admin tools show.
+     */
+    public Map<String, Object> groupConsumerConfig(String groupId, Map<String, ?> overrides) {
+        Map<String, Object> config = consumerConfig(Map.of());
+        config.remove(CommonClientConfigs.CLIENT_ID_CONFIG);
+        config.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
+        config.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, GROUP_SESSION_TIMEOUT_MS);
+        config.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 200);
+        config.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, 20_000);
+        config.putAll(overrides);
+        return config;
+    }
+
     /** Admin settings: short timeouts, then {@code overrides}. */
     public Map<String, Object> adminConfig(Map<String, ?> overrides) {
-        Map<String, Object> config = common("admin");
+        Map<String, Object> config = common(bootstrapServers(), "admin");
         config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
         config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000);
         config.putAll(overrides);
@@ -221,6 +265,19 @@ public final class EmbeddedKaas implements AutoCloseable {
     /** A consumer without a group: use {@code assign()}; closed like {@link #producer(Map)}. */
     public KafkaConsumer<byte[], byte[]> consumer(Map<String, ?> overrides) {
         return track(new KafkaConsumer<>(consumerConfig(overrides)));
+    }
+
+    /**
+     * A member of {@code groupId} subscribed to {@code topics}, polling on its own thread; closing
+     * it leaves the group. Closed like {@link #producer(Map)} if the test does not close it first.
+     */
+    public PollingConsumer groupMember(String groupId, String... topics) {
+        return groupMember(groupId, Map.of(), topics);
+    }
+
+    /** As {@link #groupMember(String, String...)}, with {@code overrides} on {@link #groupConsumerConfig}. */
+    public PollingConsumer groupMember(String groupId, Map<String, ?> overrides, String... topics) {
+        return track(new PollingConsumer(groupConsumerConfig(groupId, overrides), List.of(topics)));
     }
 
     public Admin admin() {
@@ -294,6 +351,20 @@ public final class EmbeddedKaas implements AutoCloseable {
     }
 
     /**
+     * Writes {@code count} records through a short-lived producer and waits for them: keys
+     * {@code key-<i>} (so the default partitioner spreads them over the partitions), values
+     * {@code valuePrefix + i}, both as UTF-8.
+     */
+    public void produce(String topic, int count, String valuePrefix) {
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerConfig(Map.of()))) {
+            for (int i = 0; i < count; i++) {
+                producer.send(new ProducerRecord<>(topic, utf8("key-" + i), utf8(valuePrefix + i)));
+            }
+            producer.flush();
+        }
+    }
+
+    /**
      * Polls until at least {@code count} records arrived or {@code timeout} passed (then fails,
      * saying how many came). Polls on the calling thread: consumers are single-threaded.
      */
@@ -309,6 +380,32 @@ public final class EmbeddedKaas implements AutoCloseable {
                     return received.size() >= count;
                 });
         return received;
+    }
+
+    /**
+     * Every record of {@code partitions}, read from the log start up to the end offsets they have
+     * now: assigns them to {@code consumer} (which must be in no group) and polls on the calling
+     * thread until it got there, failing after {@code timeout}.
+     */
+    public static <K, V> Map<TopicPartition, List<ConsumerRecord<K, V>>> readAll(KafkaConsumer<K, V> consumer,
+                                                                                  List<TopicPartition> partitions,
+                                                                                  Duration timeout) {
+        consumer.assign(partitions);
+        consumer.seekToBeginning(partitions);
+        Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);
+        Map<TopicPartition, List<ConsumerRecord<K, V>>> read = new HashMap<>();
+        partitions.forEach(tp -> read.put(tp, new ArrayList<>()));
+        Awaitility.await("reading " + partitions + " to " + end)
+                .atMost(timeout)
+                .pollInSameThread()
+                .pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(1))
+                .until(() -> {
+                    consumer.poll(Duration.ofMillis(200)).forEach(r ->
+                            read.get(new TopicPartition(r.topic(), r.partition())).add(r));
+                    return partitions.stream().allMatch(tp -> consumer.position(tp) >= end.get(tp));
+                });
+        return read;
     }
 
     // ---------------------------------------------------------------- lifecycle
@@ -341,11 +438,15 @@ public final class EmbeddedKaas implements AutoCloseable {
         }
     }
 
-    private Map<String, Object> common(String role) {
+    private static Map<String, Object> common(String bootstrapServers, String role) {
         Map<String, Object> config = new HashMap<>();
-        config.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        config.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         config.put(CommonClientConfigs.CLIENT_ID_CONFIG, "it-" + role + "-" + CLIENT_IDS.incrementAndGet());
         return config;
+    }
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
     }
 
     private static void deleteTree(Path root) {

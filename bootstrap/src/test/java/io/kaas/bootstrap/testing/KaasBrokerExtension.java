@@ -21,6 +21,10 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * @RegisterExtension
  * final KaasBrokerExtension kaas = KaasBrokerExtension.create()               // one broker per test
  *         .withEnv("KAAS_STORAGE", "memory");
+ *
+ * @RegisterExtension
+ * static final KaasBrokerExtension GROUPS = KaasBrokerExtension.create()      // consumer groups settle fast
+ *         .withEnv(EmbeddedKaas.FAST_GROUPS);
  * }</pre>
  *
  * Clients made through the fixture during a test are closed after that test; the broker is
@@ -43,10 +47,15 @@ public final class KaasBrokerExtension implements BeforeAllCallback, AfterAllCal
 
     /** Sets a {@code KAAS_*} variable for the broker; call before the broker starts. */
     public KaasBrokerExtension withEnv(String name, String value) {
+        return withEnv(Map.of(name, value));
+    }
+
+    /** Sets {@code KAAS_*} variables for the broker, such as {@link EmbeddedKaas#FAST_GROUPS}. */
+    public KaasBrokerExtension withEnv(Map<String, String> variables) {
         if (kaas != null) {
             throw new IllegalStateException("the broker is already running");
         }
-        env.put(name, value);
+        env.putAll(variables);
         return this;
     }
 

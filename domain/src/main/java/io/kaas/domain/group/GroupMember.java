@@ -109,10 +109,6 @@ final class GroupMember {
         throw new IllegalArgumentException("member " + memberId + " does not support protocol " + protocol);
     }
 
-    boolean supports(String protocol) {
-        return protocols.stream().anyMatch(p -> p.name().equals(protocol));
-    }
-
     /** The member's most preferred protocol among the candidates. */
     String vote(Set<String> candidates) {
         for (Protocol p : protocols) {

@@ -76,10 +76,6 @@ final class GroupTestContext {
         nowMs = target;
     }
 
-    Optional<Long> deadlineOf(String key) {
-        return Optional.ofNullable(timers.get(key)).map(TimerOp.Schedule::deadlineMs);
-    }
-
     // Requests.
 
     JoinBuilder join() {

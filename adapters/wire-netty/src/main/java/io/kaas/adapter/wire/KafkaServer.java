@@ -2,7 +2,6 @@ package io.kaas.adapter.wire;
 
 import io.kaas.adapter.wire.codec.KafkaFrameDecoder;
 import io.kaas.adapter.wire.dispatch.ApiRegistry;
-import io.kaas.adapter.wire.dispatch.ConnectionLimits;
 import io.kaas.adapter.wire.dispatch.KafkaApiDispatcher;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;

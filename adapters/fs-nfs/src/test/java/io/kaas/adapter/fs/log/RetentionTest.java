@@ -6,7 +6,6 @@ import static io.kaas.adapter.fs.log.EngineFixture.append;
 import static io.kaas.adapter.fs.log.EngineFixture.readAll;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kaas.application.log.LogConfig;
 import io.kaas.application.log.PartitionLog;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.log.SegmentName;

@@ -1,15 +1,23 @@
 package io.kaas.adapter.wire.handler;
 
+import io.kaas.adapter.wire.mapping.ConfigMapping;
+import io.kaas.application.port.in.ConfigUseCase;
+import io.kaas.application.port.in.Outcome;
+import io.kaas.domain.config.ConfigResourceType;
+import io.kaas.domain.error.KafkaError;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
- * The request-level check AlterConfigs and IncrementalAlterConfigs share: a resource named twice
- * is refused in both places (INVALID_REQUEST, "Each resource must appear at most once."), as Apache does.
+ * What AlterConfigs and IncrementalAlterConfigs share: both alter resource by resource and refuse,
+ * as Apache does, a resource named twice (INVALID_REQUEST, "Each resource must appear at most
+ * once.") and one of an unknown type, before the use case sees either.
  */
 final class ConfigResources {
     static final String DUPLICATE = "Each resource must appear at most once.";
@@ -17,8 +25,30 @@ final class ConfigResources {
     private ConfigResources() {
     }
 
+    /**
+     * Each resource's outcome, in request order: the checks above, else what {@code alter} makes
+     * of the resource and its target.
+     */
+    static <R> List<Outcome> alterEach(List<R> resources, Function<R, Byte> type, Function<R, String> name,
+                                       BiFunction<R, ConfigUseCase.Resource, Outcome> alter) {
+        Set<Integer> duplicated = duplicated(resources, type, name);
+        List<Outcome> outcomes = new ArrayList<>(resources.size());
+        for (int i = 0; i < resources.size(); i++) {
+            R resource = resources.get(i);
+            ConfigUseCase.Resource target = ConfigMapping.resource(type.apply(resource), name.apply(resource));
+            if (duplicated.contains(i)) {
+                outcomes.add(new Outcome(KafkaError.INVALID_REQUEST, DUPLICATE));
+            } else if (target.type() == ConfigResourceType.UNKNOWN) {
+                outcomes.add(new Outcome(KafkaError.INVALID_REQUEST, "Unknown resource type " + type.apply(resource)));
+            } else {
+                outcomes.add(alter.apply(resource, target));
+            }
+        }
+        return outcomes;
+    }
+
     /** The positions (in {@code resources}) of resources whose type and name appear more than once. */
-    static <R> Set<Integer> duplicated(List<R> resources, Function<R, Byte> type, Function<R, String> name) {
+    private static <R> Set<Integer> duplicated(List<R> resources, Function<R, Byte> type, Function<R, String> name) {
         Map<String, Integer> first = new HashMap<>();
         Set<Integer> twice = new HashSet<>();
         for (int i = 0; i < resources.size(); i++) {

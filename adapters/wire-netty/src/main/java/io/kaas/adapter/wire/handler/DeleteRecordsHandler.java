@@ -5,9 +5,7 @@ import io.kaas.adapter.wire.dispatch.RequestContext;
 import io.kaas.application.port.in.DeleteRecordsUseCase;
 import io.kaas.domain.topic.TopicPartition;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletionStage;
 import org.apache.kafka.common.message.DeleteRecordsRequestData;
 import org.apache.kafka.common.message.DeleteRecordsResponseData;
@@ -36,18 +34,12 @@ public final class DeleteRecordsHandler implements ApiHandler<DeleteRecordsReque
 
     private static DeleteRecordsResponse response(List<DeleteRecordsUseCase.Result> results) {
         DeleteRecordsResponseData data = new DeleteRecordsResponseData();
-        Map<String, DeleteRecordsResponseData.DeleteRecordsTopicResult> topics = new LinkedHashMap<>();
-        for (DeleteRecordsUseCase.Result r : results) {
-            topics.computeIfAbsent(r.partition().topic(), name -> {
-                DeleteRecordsResponseData.DeleteRecordsTopicResult t =
-                        new DeleteRecordsResponseData.DeleteRecordsTopicResult().setName(name);
-                data.topics().add(t);
-                return t;
-            }).partitions().add(new DeleteRecordsResponseData.DeleteRecordsPartitionResult()
-                    .setPartitionIndex(r.partition().partition())
-                    .setLowWatermark(r.lowWatermark())
-                    .setErrorCode(r.error().code()));
-        }
+        data.topics().addAll(ByTopic.group(results, r -> r.partition().topic(),
+                name -> new DeleteRecordsResponseData.DeleteRecordsTopicResult().setName(name),
+                (topic, r) -> topic.partitions().add(new DeleteRecordsResponseData.DeleteRecordsPartitionResult()
+                        .setPartitionIndex(r.partition().partition())
+                        .setLowWatermark(r.lowWatermark())
+                        .setErrorCode(r.error().code()))));
         return new DeleteRecordsResponse(data);
     }
 }

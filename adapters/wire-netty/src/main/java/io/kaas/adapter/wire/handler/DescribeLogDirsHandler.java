@@ -5,9 +5,7 @@ import io.kaas.adapter.wire.dispatch.RequestContext;
 import io.kaas.application.port.in.LogDirsUseCase;
 import io.kaas.domain.topic.TopicPartition;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import org.apache.kafka.common.message.DescribeLogDirsRequestData;
@@ -46,20 +44,18 @@ public final class DescribeLogDirsHandler implements ApiHandler<DescribeLogDirsR
     private static DescribeLogDirsResponse response(List<LogDirsUseCase.LogDir> dirs) {
         DescribeLogDirsResponseData data = new DescribeLogDirsResponseData().setErrorCode(Errors.NONE.code());
         for (LogDirsUseCase.LogDir dir : dirs) {
-            Map<String, DescribeLogDirsResponseData.DescribeLogDirsTopic> topics = new LinkedHashMap<>();
-            for (LogDirsUseCase.PartitionSize size : dir.partitions()) {
-                topics.computeIfAbsent(size.partition().topic(),
-                                name -> new DescribeLogDirsResponseData.DescribeLogDirsTopic().setName(name))
-                        .partitions().add(new DescribeLogDirsResponseData.DescribeLogDirsPartition()
-                                .setPartitionIndex(size.partition().partition())
-                                .setPartitionSize(size.sizeBytes())
-                                .setOffsetLag(0)
-                                .setIsFutureKey(false));
-            }
+            List<DescribeLogDirsResponseData.DescribeLogDirsTopic> topics = ByTopic.group(dir.partitions(),
+                    size -> size.partition().topic(),
+                    name -> new DescribeLogDirsResponseData.DescribeLogDirsTopic().setName(name),
+                    (topic, size) -> topic.partitions().add(new DescribeLogDirsResponseData.DescribeLogDirsPartition()
+                            .setPartitionIndex(size.partition().partition())
+                            .setPartitionSize(size.sizeBytes())
+                            .setOffsetLag(0)
+                            .setIsFutureKey(false)));
             data.results().add(new DescribeLogDirsResponseData.DescribeLogDirsResult()
                     .setErrorCode(dir.error().code())
                     .setLogDir(dir.path())
-                    .setTopics(List.copyOf(topics.values()))
+                    .setTopics(topics)
                     .setTotalBytes(dir.totalBytes())
                     .setUsableBytes(dir.usableBytes()));
         }

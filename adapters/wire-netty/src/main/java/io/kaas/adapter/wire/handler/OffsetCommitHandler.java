@@ -7,7 +7,6 @@ import io.kaas.application.port.in.GroupCoordinator;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.topic.TopicPartition;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
@@ -46,15 +45,12 @@ public final class OffsetCommitHandler implements ApiHandler<OffsetCommitRequest
     }
 
     private static OffsetCommitResponse toWire(Map<TopicPartition, KafkaError> results) {
-        OffsetCommitResponseData data = new OffsetCommitResponseData();
-        Map<String, OffsetCommitResponseData.OffsetCommitResponseTopic> topics = new LinkedHashMap<>();
-        results.forEach((tp, error) -> topics.computeIfAbsent(tp.topic(), name -> {
-            OffsetCommitResponseData.OffsetCommitResponseTopic t = new OffsetCommitResponseData.OffsetCommitResponseTopic()
-                    .setName(name);
-            data.topics().add(t);
-            return t;
-        }).partitions().add(new OffsetCommitResponseData.OffsetCommitResponsePartition()
-                .setPartitionIndex(tp.partition()).setErrorCode(ErrorMapping.toErrors(error).code())));
+        OffsetCommitResponseData data = new OffsetCommitResponseData().setTopics(ByTopic.group(results.entrySet(),
+                r -> r.getKey().topic(),
+                name -> new OffsetCommitResponseData.OffsetCommitResponseTopic().setName(name),
+                (topic, r) -> topic.partitions().add(new OffsetCommitResponseData.OffsetCommitResponsePartition()
+                        .setPartitionIndex(r.getKey().partition())
+                        .setErrorCode(ErrorMapping.toErrors(r.getValue()).code()))));
         return new OffsetCommitResponse(data);
     }
 }

@@ -35,15 +35,11 @@ public final class OffsetDeleteHandler implements ApiHandler<OffsetDeleteRequest
         return groups.deleteOffsets(request.data().groupId(), partitions).thenApply(result -> {
             OffsetDeleteResponseData data = new OffsetDeleteResponseData().setErrorCode(ErrorMapping.toErrors(result.error()).code());
             if (result.error() == KafkaError.NONE) {
-                result.partitions().forEach((tp, error) -> {
-                    OffsetDeleteResponseData.OffsetDeleteResponseTopic topic = data.topics().find(tp.topic());
-                    if (topic == null) {
-                        topic = new OffsetDeleteResponseData.OffsetDeleteResponseTopic().setName(tp.topic());
-                        data.topics().add(topic);
-                    }
-                    topic.partitions().add(new OffsetDeleteResponseData.OffsetDeleteResponsePartition()
-                            .setPartitionIndex(tp.partition()).setErrorCode(ErrorMapping.toErrors(error).code()));
-                });
+                data.topics().addAll(ByTopic.group(result.partitions().entrySet(), r -> r.getKey().topic(),
+                        name -> new OffsetDeleteResponseData.OffsetDeleteResponseTopic().setName(name),
+                        (topic, r) -> topic.partitions().add(new OffsetDeleteResponseData.OffsetDeleteResponsePartition()
+                                .setPartitionIndex(r.getKey().partition())
+                                .setErrorCode(ErrorMapping.toErrors(r.getValue()).code()))));
             }
             return new OffsetDeleteResponse(data);
         });

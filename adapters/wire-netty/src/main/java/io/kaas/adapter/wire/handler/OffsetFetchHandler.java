@@ -6,9 +6,7 @@ import io.kaas.adapter.wire.mapping.ErrorMapping;
 import io.kaas.application.port.in.GroupCoordinator;
 import io.kaas.domain.topic.TopicPartition;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.apache.kafka.common.message.OffsetFetchRequestData;
@@ -52,22 +50,16 @@ public final class OffsetFetchHandler implements ApiHandler<OffsetFetchRequest> 
 
     private static OffsetFetchResponseData.OffsetFetchResponseGroup toWire(String groupId,
                                                                           GroupCoordinator.OffsetFetchResult result) {
-        OffsetFetchResponseData.OffsetFetchResponseGroup group = new OffsetFetchResponseData.OffsetFetchResponseGroup()
-                .setGroupId(groupId).setErrorCode(ErrorMapping.toErrors(result.error()).code());
-        Map<String, OffsetFetchResponseData.OffsetFetchResponseTopics> topics = new LinkedHashMap<>();
-        for (GroupCoordinator.PartitionOffset p : result.partitions()) {
-            topics.computeIfAbsent(p.partition().topic(), name -> {
-                OffsetFetchResponseData.OffsetFetchResponseTopics t =
-                        new OffsetFetchResponseData.OffsetFetchResponseTopics().setName(name);
-                group.topics().add(t);
-                return t;
-            }).partitions().add(new OffsetFetchResponseData.OffsetFetchResponsePartitions()
-                    .setPartitionIndex(p.partition().partition())
-                    .setCommittedOffset(p.offset())
-                    .setCommittedLeaderEpoch(p.leaderEpoch())
-                    .setMetadata(p.metadata())
-                    .setErrorCode(ErrorMapping.toErrors(p.error()).code()));
-        }
-        return group;
+        return new OffsetFetchResponseData.OffsetFetchResponseGroup()
+                .setGroupId(groupId)
+                .setErrorCode(ErrorMapping.toErrors(result.error()).code())
+                .setTopics(ByTopic.group(result.partitions(), p -> p.partition().topic(),
+                        name -> new OffsetFetchResponseData.OffsetFetchResponseTopics().setName(name),
+                        (topic, p) -> topic.partitions().add(new OffsetFetchResponseData.OffsetFetchResponsePartitions()
+                                .setPartitionIndex(p.partition().partition())
+                                .setCommittedOffset(p.offset())
+                                .setCommittedLeaderEpoch(p.leaderEpoch())
+                                .setMetadata(p.metadata())
+                                .setErrorCode(ErrorMapping.toErrors(p.error()).code()))));
     }
 }

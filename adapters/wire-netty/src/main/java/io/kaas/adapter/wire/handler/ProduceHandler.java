@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
@@ -73,22 +72,18 @@ public final class ProduceHandler implements ApiHandler<ProduceRequest> {
     private static ProduceResponse response(List<TopicPartition> order,
                                             Map<TopicPartition, ProduceUseCase.PartitionResult> results) {
         ProduceResponseData data = new ProduceResponseData();
-        Map<String, ProduceResponseData.TopicProduceResponse> topics = new LinkedHashMap<>();
-        for (TopicPartition tp : order) {
-            ProduceUseCase.PartitionResult r = results.get(tp);
-            ProduceResponseData.TopicProduceResponse topic = topics.computeIfAbsent(tp.topic(), name -> {
-                ProduceResponseData.TopicProduceResponse t = new ProduceResponseData.TopicProduceResponse().setName(name);
-                data.responses().add(t);
-                return t;
-            });
-            topic.partitionResponses().add(new ProduceResponseData.PartitionProduceResponse()
-                    .setIndex(tp.partition())
-                    .setErrorCode(r.error().code())
-                    .setErrorMessage(r.message())
-                    .setBaseOffset(r.baseOffset())
-                    .setLogAppendTimeMs(r.logAppendTimeMs())
-                    .setLogStartOffset(r.logStartOffset()));
-        }
+        data.responses().addAll(ByTopic.group(order, TopicPartition::topic,
+                name -> new ProduceResponseData.TopicProduceResponse().setName(name),
+                (topic, tp) -> {
+                    ProduceUseCase.PartitionResult r = results.get(tp);
+                    topic.partitionResponses().add(new ProduceResponseData.PartitionProduceResponse()
+                            .setIndex(tp.partition())
+                            .setErrorCode(r.error().code())
+                            .setErrorMessage(r.message())
+                            .setBaseOffset(r.baseOffset())
+                            .setLogAppendTimeMs(r.logAppendTimeMs())
+                            .setLogStartOffset(r.logStartOffset()));
+                }));
         return new ProduceResponse(data);
     }
 }

@@ -3,12 +3,9 @@ package io.kaas.adapter.wire.handler;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import io.kaas.adapter.wire.support.InMemoryBroker;
-import io.kaas.adapter.wire.support.NettyLeakDetection;
-import io.kaas.adapter.wire.support.ServedVersions;
-import io.kaas.adapter.wire.support.WireChannel;
+import io.kaas.adapter.wire.support.HandlerTestBase;
+import io.kaas.adapter.wire.support.ServedVersionsTest;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.message.AlterConfigsRequestData;
 import org.apache.kafka.common.message.AlterConfigsResponseData;
@@ -16,35 +13,16 @@ import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AlterConfigsRequest;
 import org.apache.kafka.common.requests.AlterConfigsResponse;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /** The legacy AlterConfigs at every served version: a resource's whole config set is replaced. */
-@ExtendWith(NettyLeakDetection.class)
-class AlterConfigsHandlerTest {
-    private final InMemoryBroker broker = new InMemoryBroker();
-    private WireChannel wire;
-
-    static Stream<Short> versions() {
-        return ServedVersions.of(ApiKeys.ALTER_CONFIGS);
-    }
-
+class AlterConfigsHandlerTest extends HandlerTestBase {
     @BeforeEach
-    void connect() {
+    void createTopics() {
         broker.createTopic("orders", 1, Map.of("retention.ms", "60000", "segment.ms", "1000"));
-        wire = new WireChannel(broker.registry());
     }
 
-    @AfterEach
-    void disconnect() {
-        wire.close();
-    }
-
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.ALTER_CONFIGS)
     void replacesATopicsConfigs(short version) {
         AlterConfigsResponse response = alter(version, false, resource(ConfigResource.Type.TOPIC, "orders",
                 "max.message.bytes", "2000", "retention.ms", "120000"));
@@ -58,8 +36,7 @@ class AlterConfigsHandlerTest {
                 .isEqualTo(Map.of("max.message.bytes", "2000", "retention.ms", "120000"));
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.ALTER_CONFIGS)
     void validateOnlyChangesNothing(short version) {
         AlterConfigsResponse response = alter(version, true, resource(ConfigResource.Type.TOPIC, "orders",
                 "max.message.bytes", "2000"));
@@ -68,8 +45,7 @@ class AlterConfigsHandlerTest {
         assertThat(broker.topics().byName("orders").orElseThrow().configs()).containsEntry("segment.ms", "1000");
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.ALTER_CONFIGS)
     void eachResourceSucceedsOrFailsOnItsOwn(short version) {
         broker.createTopic("audit", 1);
         AlterConfigsResponse response = alter(version, false,
@@ -92,8 +68,7 @@ class AlterConfigsHandlerTest {
         assertThat(broker.topics().byName("orders").orElseThrow().configs()).containsEntry("retention.ms", "60000");
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.ALTER_CONFIGS)
     void aResourceNamedTwiceIsRefusedBothTimes(short version) {
         AlterConfigsResponse response = alter(version, false,
                 resource(ConfigResource.Type.TOPIC, "orders", "retention.ms", "1"),

@@ -3,48 +3,27 @@ package io.kaas.adapter.wire.handler;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import io.kaas.adapter.wire.support.HandlerTestBase;
 import io.kaas.adapter.wire.support.InMemoryBroker;
-import io.kaas.adapter.wire.support.NettyLeakDetection;
-import io.kaas.adapter.wire.support.ServedVersions;
-import io.kaas.adapter.wire.support.WireChannel;
+import io.kaas.adapter.wire.support.ServedVersionsTest;
 import io.kaas.domain.topic.TopicPartition;
 import java.util.List;
-import java.util.stream.Stream;
 import org.apache.kafka.common.message.CreatePartitionsRequestData;
 import org.apache.kafka.common.message.CreatePartitionsResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.CreatePartitionsRequest;
 import org.apache.kafka.common.requests.CreatePartitionsResponse;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /** CreatePartitions at every served version: grow only, Apache's errors for everything else. */
-@ExtendWith(NettyLeakDetection.class)
-class CreatePartitionsHandlerTest {
-    private final InMemoryBroker broker = new InMemoryBroker();
-    private WireChannel wire;
-
-    static Stream<Short> versions() {
-        return ServedVersions.of(ApiKeys.CREATE_PARTITIONS);
-    }
-
+class CreatePartitionsHandlerTest extends HandlerTestBase {
     @BeforeEach
-    void connect() {
+    void createTopics() {
         broker.createTopic("orders", 2);
-        wire = new WireChannel(broker.registry());
     }
 
-    @AfterEach
-    void disconnect() {
-        wire.close();
-    }
-
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.CREATE_PARTITIONS)
     void growsATopicAndServesTheNewPartitions(short version) {
         CreatePartitionsResponse response = send(version, false, topic("orders", 5, null));
 
@@ -57,8 +36,7 @@ class CreatePartitionsHandlerTest {
         assertThat(broker.topics().log(new TopicPartition("orders", 4))).isPresent();
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.CREATE_PARTITIONS)
     void validateOnlyGrowsNothing(short version) {
         CreatePartitionsResponse response = send(version, true, topic("orders", 5, null));
 
@@ -66,8 +44,7 @@ class CreatePartitionsHandlerTest {
         assertThat(broker.topics().byName("orders").orElseThrow().partitionCount()).isEqualTo(2);
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.CREATE_PARTITIONS)
     void eachTopicGetsItsOwnError(short version) {
         broker.createTopic("audit", 1);
         broker.createTopic("wide", 1);
@@ -89,8 +66,7 @@ class CreatePartitionsHandlerTest {
         assertThat(broker.topics().byName("audit").orElseThrow().partitionCount()).isEqualTo(1);
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.CREATE_PARTITIONS)
     void aTopicNamedTwiceIsAnInvalidRequestListedFirst(short version) {
         broker.createTopic("audit", 1);
         CreatePartitionsResponse response = send(version, false, topic("audit", 2, null), topic("orders", 3, null),

@@ -4,14 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import io.kaas.adapter.wire.mapping.TopicIdMapping;
+import io.kaas.adapter.wire.support.HandlerTestBase;
 import io.kaas.adapter.wire.support.InMemoryBroker;
-import io.kaas.adapter.wire.support.NettyLeakDetection;
-import io.kaas.adapter.wire.support.ServedVersions;
-import io.kaas.adapter.wire.support.WireChannel;
+import io.kaas.adapter.wire.support.ServedVersionsTest;
 import io.kaas.domain.config.ConfigSource;
 import io.kaas.domain.config.TopicConfigKeys;
 import io.kaas.domain.topic.Topic;
-import java.util.stream.Stream;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.message.CreateTopicsRequestData;
 import org.apache.kafka.common.message.CreateTopicsResponseData;
@@ -19,44 +17,12 @@ import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.CreateTopicsRequest;
 import org.apache.kafka.common.requests.CreateTopicsResponse;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /** CreateTopics at every served version, against the real topic service. */
-@ExtendWith(NettyLeakDetection.class)
-class CreateTopicsHandlerTest {
+class CreateTopicsHandlerTest extends HandlerTestBase {
     private static final int NO_DEFAULT = -1;
 
-    private final InMemoryBroker broker = new InMemoryBroker();
-    private WireChannel wire;
-
-    static Stream<Short> versions() {
-        return ServedVersions.of(ApiKeys.CREATE_TOPICS);
-    }
-
-    static Stream<Short> versionsWithValidateOnly() {
-        return ServedVersions.from(ApiKeys.CREATE_TOPICS, 1);
-    }
-
-    static Stream<Short> versionsWithDefaults() {
-        return ServedVersions.from(ApiKeys.CREATE_TOPICS, 4);
-    }
-
-    @BeforeEach
-    void connect() {
-        wire = new WireChannel(broker.registry());
-    }
-
-    @AfterEach
-    void disconnect() {
-        wire.close();
-    }
-
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.CREATE_TOPICS)
     void createsATopic(short version) {
         CreateTopicsRequestData data = new CreateTopicsRequestData().setTimeoutMs(30_000);
         data.topics().add(topic("orders", 3, 1).setConfigs(configs("retention.ms", "60000")));
@@ -95,8 +61,7 @@ class CreateTopicsHandlerTest {
         }
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versionsWithDefaults")
+    @ServedVersionsTest(value = ApiKeys.CREATE_TOPICS, from = 4) // v4: -1 asks for the broker's defaults
     void partitionsAndReplicationFactorDefaultToTheBrokers(short version) {
         CreateTopicsRequestData data = new CreateTopicsRequestData();
         data.topics().add(topic("orders", NO_DEFAULT, NO_DEFAULT));
@@ -108,8 +73,7 @@ class CreateTopicsHandlerTest {
                 .isEqualTo(InMemoryBroker.DEFAULT_PARTITIONS);
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versionsWithValidateOnly")
+    @ServedVersionsTest(value = ApiKeys.CREATE_TOPICS, from = 1) // v1: validate_only
     void validateOnlyChecksWithoutCreating(short version) {
         CreateTopicsRequestData data = new CreateTopicsRequestData().setValidateOnly(true);
         data.topics().add(topic("orders", 4, 1));
@@ -123,8 +87,7 @@ class CreateTopicsHandlerTest {
         assertThat(broker.topics().byName("orders")).as("validate_only creates nothing").isEmpty();
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.CREATE_TOPICS)
     void aTopicNamedTwiceIsAnInvalidRequestAndTheOthersAreCreated(short version) {
         CreateTopicsRequestData data = new CreateTopicsRequestData();
         data.topics().add(topic("twice", 1, 1));
@@ -144,8 +107,7 @@ class CreateTopicsHandlerTest {
         }
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.CREATE_TOPICS)
     void anExistingTopicIsReported(short version) {
         broker.createTopic("orders", 1);
         CreateTopicsRequestData data = new CreateTopicsRequestData();
@@ -161,8 +123,7 @@ class CreateTopicsHandlerTest {
         assertThat(broker.topics().byName("orders").orElseThrow().partitionCount()).isEqualTo(1);
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.CREATE_TOPICS)
     void anIllegalNameOrPartitionCountIsRefused(short version) {
         CreateTopicsRequestData data = new CreateTopicsRequestData();
         data.topics().add(topic("no spaces", 1, 1));

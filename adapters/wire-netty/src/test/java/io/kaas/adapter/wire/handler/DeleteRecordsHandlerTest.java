@@ -2,14 +2,11 @@ package io.kaas.adapter.wire.handler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kaas.adapter.wire.support.InMemoryBroker;
-import io.kaas.adapter.wire.support.NettyLeakDetection;
-import io.kaas.adapter.wire.support.ServedVersions;
+import io.kaas.adapter.wire.support.HandlerTestBase;
+import io.kaas.adapter.wire.support.ServedVersionsTest;
 import io.kaas.adapter.wire.support.TestRecords;
-import io.kaas.adapter.wire.support.WireChannel;
 import io.kaas.domain.topic.TopicPartition;
 import java.util.List;
-import java.util.stream.Stream;
 import org.apache.kafka.common.message.DeleteRecordsRequestData;
 import org.apache.kafka.common.message.DeleteRecordsResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -17,27 +14,14 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.DeleteRecordsRequest;
 import org.apache.kafka.common.requests.DeleteRecordsResponse;
 import org.apache.kafka.common.requests.ProduceResponse;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /** DeleteRecords at every served version: low watermarks move, bad offsets and topics are refused. */
-@ExtendWith(NettyLeakDetection.class)
-class DeleteRecordsHandlerTest {
+class DeleteRecordsHandlerTest extends HandlerTestBase {
     private static final short PRODUCE_VERSION = 9;
 
-    private final InMemoryBroker broker = new InMemoryBroker();
-    private WireChannel wire;
-
-    static Stream<Short> versions() {
-        return ServedVersions.of(ApiKeys.DELETE_RECORDS);
-    }
-
     @BeforeEach
-    void connect() {
-        wire = new WireChannel(broker.registry());
+    void produceFiveRecords() {
         broker.createTopic("t", 1);
         for (int i = 0; i < 5; i++) {
             ProduceResponse produced = wire.roundTrip(TestRecords.produce(PRODUCE_VERSION, (short) -1, "t", 0,
@@ -46,13 +30,7 @@ class DeleteRecordsHandlerTest {
         }
     }
 
-    @AfterEach
-    void disconnect() {
-        wire.close();
-    }
-
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.DELETE_RECORDS)
     void advancesTheLowWatermark(short version) {
         DeleteRecordsResponseData.DeleteRecordsPartitionResult result = deleteBefore(version, "t", 3);
 
@@ -62,8 +40,7 @@ class DeleteRecordsHandlerTest {
                 .offsets().logStartOffset()).isEqualTo(3);
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.DELETE_RECORDS)
     void minusOneMeansTheHighWatermark(short version) {
         DeleteRecordsResponseData.DeleteRecordsPartitionResult result = deleteBefore(version, "t", -1);
 
@@ -71,8 +48,7 @@ class DeleteRecordsHandlerTest {
         assertThat(result.lowWatermark()).isEqualTo(5);
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.DELETE_RECORDS)
     void anOffsetPastTheHighWatermarkIsOutOfRange(short version) {
         DeleteRecordsResponseData.DeleteRecordsPartitionResult result = deleteBefore(version, "t", 6);
 
@@ -80,8 +56,7 @@ class DeleteRecordsHandlerTest {
         assertThat(result.lowWatermark()).isEqualTo(-1);
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.DELETE_RECORDS)
     void anUnknownTopicIsReported(short version) {
         DeleteRecordsResponseData.DeleteRecordsPartitionResult result = deleteBefore(version, "missing", 1);
 

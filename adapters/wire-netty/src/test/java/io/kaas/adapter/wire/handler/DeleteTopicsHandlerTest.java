@@ -3,14 +3,11 @@ package io.kaas.adapter.wire.handler;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.adapter.wire.mapping.TopicIdMapping;
-import io.kaas.adapter.wire.support.InMemoryBroker;
-import io.kaas.adapter.wire.support.NettyLeakDetection;
-import io.kaas.adapter.wire.support.ServedVersions;
-import io.kaas.adapter.wire.support.WireChannel;
+import io.kaas.adapter.wire.support.HandlerTestBase;
+import io.kaas.adapter.wire.support.ServedVersionsTest;
 import io.kaas.domain.topic.Topic;
 import io.kaas.domain.topic.TopicPartition;
 import java.util.List;
-import java.util.stream.Stream;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.message.DeleteTopicsRequestData;
 import org.apache.kafka.common.message.DeleteTopicsResponseData;
@@ -18,41 +15,19 @@ import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.DeleteTopicsRequest;
 import org.apache.kafka.common.requests.DeleteTopicsResponse;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /** DeleteTopics at every served version: by name, and from v6 by topic id. */
-@ExtendWith(NettyLeakDetection.class)
-class DeleteTopicsHandlerTest {
-    private final InMemoryBroker broker = new InMemoryBroker();
-    private WireChannel wire;
+class DeleteTopicsHandlerTest extends HandlerTestBase {
     private Topic orders;
 
-    static Stream<Short> versions() {
-        return ServedVersions.of(ApiKeys.DELETE_TOPICS);
-    }
-
-    static Stream<Short> versionsWithTopicIds() {
-        return ServedVersions.from(ApiKeys.DELETE_TOPICS, 6);
-    }
-
     @BeforeEach
-    void connect() {
+    void createTopics() {
         orders = broker.createTopic("orders", 2);
         broker.createTopic("audit", 1);
-        wire = new WireChannel(broker.registry());
     }
 
-    @AfterEach
-    void disconnect() {
-        wire.close();
-    }
-
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.DELETE_TOPICS)
     void deletesByName(short version) {
         DeleteTopicsRequest request = new DeleteTopicsRequest.Builder(new DeleteTopicsRequestData()
                 .setTopicNames(List.of("orders", "missing")).setTimeoutMs(30_000)).build(version);
@@ -71,8 +46,7 @@ class DeleteTopicsHandlerTest {
         assertThat(broker.topics().byName("audit")).as("other topics stay").isPresent();
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versionsWithTopicIds")
+    @ServedVersionsTest(value = ApiKeys.DELETE_TOPICS, from = 6) // v6: topic ids
     void deletesByTopicId(short version) {
         Uuid ordersId = TopicIdMapping.toWire(orders.id());
         Uuid unknown = Uuid.fromString("AAAAAAAAAAAAAAAAAAAABA");
@@ -95,8 +69,7 @@ class DeleteTopicsHandlerTest {
         assertThat(broker.topics().byName("audit")).isPresent();
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versionsWithTopicIds")
+    @ServedVersionsTest(value = ApiKeys.DELETE_TOPICS, from = 6) // v6: topic ids
     void aTopicGivenByNameAndIdFailsTheWholeRequestBeforeDeletingAnything(short version) {
         DeleteTopicsRequestData data = new DeleteTopicsRequestData().setTimeoutMs(30_000);
         data.topics().add(new DeleteTopicsRequestData.DeleteTopicState().setName("audit"));
@@ -111,8 +84,7 @@ class DeleteTopicsHandlerTest {
         assertThat(broker.topics().byName("orders")).isPresent();
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versionsWithTopicIds")
+    @ServedVersionsTest(value = ApiKeys.DELETE_TOPICS, from = 6) // v6: topic ids
     void aTopicGivenByNeitherNameNorIdIsUnknown(short version) {
         DeleteTopicsRequestData data = new DeleteTopicsRequestData().setTimeoutMs(30_000);
         data.topics().add(new DeleteTopicsRequestData.DeleteTopicState().setName(null));

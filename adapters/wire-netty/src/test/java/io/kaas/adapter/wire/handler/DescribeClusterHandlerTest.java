@@ -2,11 +2,9 @@ package io.kaas.adapter.wire.handler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kaas.adapter.wire.support.HandlerTestBase;
 import io.kaas.adapter.wire.support.InMemoryBroker;
-import io.kaas.adapter.wire.support.NettyLeakDetection;
-import io.kaas.adapter.wire.support.ServedVersions;
-import io.kaas.adapter.wire.support.WireChannel;
-import java.util.stream.Stream;
+import io.kaas.adapter.wire.support.ServedVersionsTest;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.DescribeClusterRequestData;
 import org.apache.kafka.common.message.DescribeClusterResponseData;
@@ -15,41 +13,13 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.DescribeClusterRequest;
 import org.apache.kafka.common.requests.DescribeClusterResponse;
 import org.apache.kafka.common.utils.Utils;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /** DescribeCluster at every served version; there are broker endpoints only, no KRaft controllers. */
-@ExtendWith(NettyLeakDetection.class)
-class DescribeClusterHandlerTest {
+class DescribeClusterHandlerTest extends HandlerTestBase {
     private static final byte BROKERS = 1;
     private static final byte CONTROLLERS = 2;
 
-    private final InMemoryBroker broker = new InMemoryBroker();
-    private WireChannel wire;
-
-    static Stream<Short> versions() {
-        return ServedVersions.of(ApiKeys.DESCRIBE_CLUSTER);
-    }
-
-    static Stream<Short> versionsWithEndpointType() {
-        return ServedVersions.from(ApiKeys.DESCRIBE_CLUSTER, 1);
-    }
-
-    @BeforeEach
-    void connect() {
-        wire = new WireChannel(broker.registry());
-    }
-
-    @AfterEach
-    void disconnect() {
-        wire.close();
-    }
-
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.DESCRIBE_CLUSTER)
     void describesTheClusterAndItsBrokers(short version) {
         DescribeClusterResponseData data = wire.<DescribeClusterResponse>roundTrip(
                 request(version, new DescribeClusterRequestData())).data();
@@ -68,8 +38,7 @@ class DescribeClusterHandlerTest {
         assertThat(data.clusterAuthorizedOperations()).isEqualTo(Integer.MIN_VALUE);
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.DESCRIBE_CLUSTER)
     void clusterOperationsAreReturnedWhenAsked(short version) {
         DescribeClusterResponseData data = wire.<DescribeClusterResponse>roundTrip(request(version,
                 new DescribeClusterRequestData().setIncludeClusterAuthorizedOperations(true))).data();
@@ -78,8 +47,7 @@ class DescribeClusterHandlerTest {
                 .contains(AclOperation.DESCRIBE.code(), AclOperation.CREATE.code(), AclOperation.IDEMPOTENT_WRITE.code());
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versionsWithEndpointType")
+    @ServedVersionsTest(value = ApiKeys.DESCRIBE_CLUSTER, from = 1) // v1: endpoint_type
     void askingABrokerForControllersIsAMismatchedEndpointType(short version) {
         DescribeClusterResponseData data = wire.<DescribeClusterResponse>roundTrip(
                 request(version, new DescribeClusterRequestData().setEndpointType(CONTROLLERS))).data();
@@ -89,8 +57,7 @@ class DescribeClusterHandlerTest {
         assertThat(data.brokers()).isEmpty();
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versionsWithEndpointType")
+    @ServedVersionsTest(value = ApiKeys.DESCRIBE_CLUSTER, from = 1) // v1: endpoint_type
     void anUnknownEndpointTypeIsUnsupported(short version) {
         DescribeClusterResponseData data = wire.<DescribeClusterResponse>roundTrip(
                 request(version, new DescribeClusterRequestData().setEndpointType((byte) 9))).data();

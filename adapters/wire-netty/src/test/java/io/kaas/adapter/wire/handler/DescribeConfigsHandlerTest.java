@@ -3,55 +3,34 @@ package io.kaas.adapter.wire.handler;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import io.kaas.adapter.wire.support.HandlerTestBase;
 import io.kaas.adapter.wire.support.InMemoryBroker;
-import io.kaas.adapter.wire.support.NettyLeakDetection;
-import io.kaas.adapter.wire.support.ServedVersions;
-import io.kaas.adapter.wire.support.WireChannel;
+import io.kaas.adapter.wire.support.ServedVersionsTest;
 import io.kaas.domain.config.TopicConfigKeys;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.message.DescribeConfigsRequestData;
 import org.apache.kafka.common.message.DescribeConfigsResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.DescribeConfigsRequest;
-import org.apache.kafka.common.requests.DescribeConfigsResponse;
 import org.apache.kafka.common.requests.DescribeConfigsResponse.ConfigSource;
 import org.apache.kafka.common.requests.DescribeConfigsResponse.ConfigType;
-import org.junit.jupiter.api.AfterEach;
+import org.apache.kafka.common.requests.DescribeConfigsResponse;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * DescribeConfigs at every served version: sources and synonyms from v1, documentation and types
  * from v3; v0 only tells defaults from set values (kafka-clients turns that into a source).
  */
-@ExtendWith(NettyLeakDetection.class)
-class DescribeConfigsHandlerTest {
-    private final InMemoryBroker broker = new InMemoryBroker();
-    private WireChannel wire;
-
-    static Stream<Short> versions() {
-        return ServedVersions.of(ApiKeys.DESCRIBE_CONFIGS);
-    }
-
+class DescribeConfigsHandlerTest extends HandlerTestBase {
     @BeforeEach
-    void connect() {
+    void createTopics() {
         broker.createTopic("orders", 1, Map.of("retention.ms", "60000", "cleanup.policy", "compact , delete"));
-        wire = new WireChannel(broker.registry());
     }
 
-    @AfterEach
-    void disconnect() {
-        wire.close();
-    }
-
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.DESCRIBE_CONFIGS)
     void aTopicReportsEveryKeyWithItsOverrides(short version) {
         DescribeConfigsResponseData.DescribeConfigsResult result = only(describe(version, topic("orders", null)));
 
@@ -82,8 +61,7 @@ class DescribeConfigsHandlerTest {
         }
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.DESCRIBE_CONFIGS)
     void theKeysFilterNarrowsTheAnswer(short version) {
         DescribeConfigsResponseData.DescribeConfigsResult result =
                 only(describe(version, topic("orders", List.of("retention.ms", "segment.ms"))));
@@ -92,8 +70,7 @@ class DescribeConfigsHandlerTest {
                 .containsExactly("retention.ms", "segment.ms");
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.DESCRIBE_CONFIGS)
     void unknownTopicsAndUnsupportedResourcesAreErrorsOfTheirOwn(short version) {
         DescribeConfigsResponse response = describe(version, topic("missing", null), topic("bad/name", null),
                 resource(ConfigResource.Type.BROKER_LOGGER, "1", null), resource((byte) 99, "x"), topic("orders", null));
@@ -105,8 +82,7 @@ class DescribeConfigsHandlerTest {
         assertThat(response.data().results().get(3).errorMessage()).isEqualTo("Unsupported resource type: 99");
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.DESCRIBE_CONFIGS)
     void thisBrokerReportsItsSettingsReadOnly(short version) {
         DescribeConfigsResponseData.DescribeConfigsResult result = only(describe(version,
                 resource(ConfigResource.Type.BROKER, Integer.toString(InMemoryBroker.BROKER_ID), null)));
@@ -123,8 +99,7 @@ class DescribeConfigsHandlerTest {
         }
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.DESCRIBE_CONFIGS)
     void theClusterWideDefaultsAreEmptyAndOtherBrokersRefused(short version) {
         DescribeConfigsResponse response = describe(version, resource(ConfigResource.Type.BROKER, "", null),
                 resource(ConfigResource.Type.BROKER, "42", null));

@@ -3,14 +3,11 @@ package io.kaas.adapter.wire.handler;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import io.kaas.adapter.wire.support.InMemoryBroker;
-import io.kaas.adapter.wire.support.NettyLeakDetection;
-import io.kaas.adapter.wire.support.ServedVersions;
+import io.kaas.adapter.wire.support.HandlerTestBase;
+import io.kaas.adapter.wire.support.ServedVersionsTest;
 import io.kaas.adapter.wire.support.TestRecords;
-import io.kaas.adapter.wire.support.WireChannel;
 import io.kaas.application.log.MemoryLogEngine;
 import java.util.List;
-import java.util.stream.Stream;
 import org.apache.kafka.common.message.DescribeLogDirsRequestData;
 import org.apache.kafka.common.message.DescribeLogDirsResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -19,28 +16,16 @@ import org.apache.kafka.common.record.MemoryRecords;
 import org.apache.kafka.common.requests.DescribeLogDirsRequest;
 import org.apache.kafka.common.requests.DescribeLogDirsResponse;
 import org.apache.kafka.common.requests.ProduceResponse;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /** DescribeLogDirs at every served version: the one log directory and each partition's size. */
-@ExtendWith(NettyLeakDetection.class)
-class DescribeLogDirsHandlerTest {
-    private final InMemoryBroker broker = new InMemoryBroker();
-    private WireChannel wire;
+class DescribeLogDirsHandlerTest extends HandlerTestBase {
     private int producedBytes;
 
-    static Stream<Short> versions() {
-        return ServedVersions.of(ApiKeys.DESCRIBE_LOG_DIRS);
-    }
-
     @BeforeEach
-    void connect() {
+    void produceToOrders() {
         broker.createTopic("orders", 2);
         broker.createTopic("audit", 1);
-        wire = new WireChannel(broker.registry());
         MemoryRecords batch = TestRecords.batch(broker.clock().nowMs(), "a", "b", "c");
         producedBytes = batch.sizeInBytes();
         ProduceResponse produced = wire.roundTrip(TestRecords.produce((short) 9, (short) 1, "orders", 1, batch));
@@ -48,13 +33,7 @@ class DescribeLogDirsHandlerTest {
                 .isEqualTo(Errors.NONE.code());
     }
 
-    @AfterEach
-    void disconnect() {
-        wire.close();
-    }
-
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.DESCRIBE_LOG_DIRS)
     void everyPartitionWhenNoTopicsAreNamed(short version) {
         DescribeLogDirsResponseData.DescribeLogDirsResult dir = only(describe(version, null));
 
@@ -74,8 +53,7 @@ class DescribeLogDirsHandlerTest {
         }
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.DESCRIBE_LOG_DIRS)
     void onlyTheNamedPartitionsThisBrokerServes(short version) {
         DescribeLogDirsRequestData.DescribableLogDirTopicCollection topics =
                 new DescribeLogDirsRequestData.DescribableLogDirTopicCollection();

@@ -3,11 +3,9 @@ package io.kaas.adapter.wire.handler;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.adapter.wire.mapping.TopicIdMapping;
-import io.kaas.adapter.wire.support.InMemoryBroker;
-import io.kaas.adapter.wire.support.NettyLeakDetection;
-import io.kaas.adapter.wire.support.ServedVersions;
+import io.kaas.adapter.wire.support.HandlerTestBase;
+import io.kaas.adapter.wire.support.ServedVersionsTest;
 import io.kaas.adapter.wire.support.TestRecords;
-import io.kaas.adapter.wire.support.WireChannel;
 import io.kaas.domain.topic.Topic;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -16,7 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Stream;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
@@ -30,53 +27,29 @@ import org.apache.kafka.common.requests.FetchRequest;
 import org.apache.kafka.common.requests.FetchResponse;
 import org.apache.kafka.common.requests.ProduceRequest;
 import org.apache.kafka.common.requests.ProduceResponse;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Fetch at every served version, through the real registry and the in-memory log: what comes back
  * is exactly what a producer sent, apart from the two header fields the broker assigns.
  */
-@ExtendWith(NettyLeakDetection.class)
-class FetchHandlerTest {
+class FetchHandlerTest extends HandlerTestBase {
     private static final short PRODUCE_VERSION = 9;
     private static final int NO_WAIT = 0;
     private static final int MAX_BYTES = 1024 * 1024;
     /** Where a v2 batch header keeps its partition leader epoch, which the broker sets on append. */
     private static final int PARTITION_LEADER_EPOCH_OFFSET = 12;
 
-    private final InMemoryBroker broker = new InMemoryBroker();
-    private WireChannel wire;
     private Topic orders;
     private Uuid ordersId;
     /** What the producer sent, in order: two records at 1000, then one at 2000. */
     private byte[] firstBatch;
     private byte[] secondBatch;
 
-    static Stream<Short> versions() {
-        return ServedVersions.of(ApiKeys.FETCH);
-    }
-
-    static Stream<Short> versionsByName() {
-        return ServedVersions.below(ApiKeys.FETCH, 13);
-    }
-
-    static Stream<Short> versionsById() {
-        return ServedVersions.from(ApiKeys.FETCH, 13);
-    }
-
-    static Stream<Short> versionsWithSessions() {
-        return ServedVersions.from(ApiKeys.FETCH, 7);
-    }
-
     @BeforeEach
     void produceTwoBatches() {
         orders = broker.createTopic("orders", 2);
         ordersId = TopicIdMapping.toWire(orders.id());
-        wire = new WireChannel(broker.registry());
         MemoryRecords first = TestRecords.batch(1_000L, "a", "b");
         MemoryRecords second = TestRecords.batch(2_000L, "c");
         firstBatch = TestRecords.bytes(first);
@@ -85,13 +58,7 @@ class FetchHandlerTest {
         assertThat(produce(second)).isEqualTo(Errors.NONE);
     }
 
-    @AfterEach
-    void disconnect() {
-        wire.close();
-    }
-
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.FETCH)
     void returnsTheProducedBatchesWithTheirAssignedOffsets(short version) {
         FetchResponseData data = wire.<FetchResponse>roundTrip(fetch(version, 0, 0L, MAX_BYTES)).data();
 
@@ -117,8 +84,7 @@ class FetchHandlerTest {
         assertThat(offsets).containsExactly(0L, 1L, 2L);
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.FETCH)
     void readsFromTheBatchHoldingTheFetchOffset(short version) {
         FetchResponseData.PartitionData p = onlyPartition(
                 wire.<FetchResponse>roundTrip(fetch(version, 0, 2L, MAX_BYTES)).data(), version);
@@ -126,8 +92,7 @@ class FetchHandlerTest {
         assertThat(bytes(p)).isEqualTo(stored(secondBatch, 2L));
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.FETCH)
     void aSmallPartitionLimitStillReturnsTheFirstWholeBatch(short version) {
         FetchResponseData.PartitionData p = onlyPartition(
                 wire.<FetchResponse>roundTrip(fetch(version, 0, 0L, 1)).data(), version);
@@ -135,8 +100,7 @@ class FetchHandlerTest {
         assertThat(bytes(p)).as("KIP-74: one whole batch even above the limit").isEqualTo(stored(firstBatch, 0L));
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.FETCH)
     void atTheHighWatermarkWithoutWaitingTheAnswerIsEmpty(short version) {
         FetchResponseData.PartitionData p = onlyPartition(
                 wire.<FetchResponse>roundTrip(fetch(version, 0, 3L, MAX_BYTES)).data(), version);
@@ -146,8 +110,7 @@ class FetchHandlerTest {
         assertThat(bytes(p)).isEmpty();
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.FETCH)
     void anOffsetPastTheLogIsOutOfRange(short version) {
         FetchResponseData.PartitionData p = onlyPartition(
                 wire.<FetchResponse>roundTrip(fetch(version, 0, 10L, MAX_BYTES)).data(), version);
@@ -156,8 +119,7 @@ class FetchHandlerTest {
         assertThat(bytes(p)).isEmpty();
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versionsByName")
+    @ServedVersionsTest(value = ApiKeys.FETCH, below = 13) // topics by name
     void anUnknownTopicNameIsUnknownTopicOrPartition(short version) {
         Map<TopicPartition, FetchRequest.PartitionData> partitions = new LinkedHashMap<>();
         partitions.put(new TopicPartition("missing", 0), partition(Uuid.ZERO_UUID, 0L, MAX_BYTES));
@@ -171,8 +133,7 @@ class FetchHandlerTest {
         });
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versionsById")
+    @ServedVersionsTest(value = ApiKeys.FETCH, from = 13)
     void topicsAreFetchedByIdAndAnUnknownIdIsUnknownTopicId(short version) {
         Uuid unknown = Uuid.fromString("AAAAAAAAAAAAAAAAAAAAAw");
         Map<TopicPartition, FetchRequest.PartitionData> partitions = new LinkedHashMap<>();
@@ -194,8 +155,7 @@ class FetchHandlerTest {
         });
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versionsWithSessions")
+    @ServedVersionsTest(value = ApiKeys.FETCH, from = 7) // v7: fetch sessions (KIP-227)
     void aFetchSessionIdIsNotFound(short version) {
         Map<TopicPartition, FetchRequest.PartitionData> partitions = new LinkedHashMap<>();
         partitions.put(new TopicPartition("orders", 0), partition(ordersId, 0L, MAX_BYTES));
@@ -209,8 +169,7 @@ class FetchHandlerTest {
         assertThat(data.responses()).isEmpty();
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.FETCH)
     void readCommittedGetsAnEmptyAbortedTransactionList(short version) {
         Map<TopicPartition, FetchRequest.PartitionData> partitions = new LinkedHashMap<>();
         partitions.put(new TopicPartition("orders", 0), partition(ordersId, 0L, MAX_BYTES));
@@ -224,8 +183,7 @@ class FetchHandlerTest {
         assertThat(bytes(p)).isEqualTo(concat(stored(firstBatch, 0L), stored(secondBatch, 2L)));
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.FETCH)
     void aLongPollIsAnsweredByAProduceOnTheSameConnectionAndStaysFirst(short version) {
         int fetchId = wire.send(fetch(version, 0, 3L, MAX_BYTES, 30_000));
         assertThat(wire.outboundCount()).as("a fetch waiting for data").isZero();
@@ -243,8 +201,7 @@ class FetchHandlerTest {
         assertThat(broker.scheduler().pending()).as("the fetch's timeout was cancelled").isZero();
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.FETCH)
     void aLongPollWithoutDataIsAnsweredEmptyWhenItsWaitRunsOut(short version) {
         FetchRequest request = fetch(version, 0, 3L, MAX_BYTES, 500);
         int id = wire.send(request);

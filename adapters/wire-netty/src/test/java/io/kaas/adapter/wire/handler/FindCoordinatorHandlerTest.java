@@ -3,62 +3,24 @@ package io.kaas.adapter.wire.handler;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import io.kaas.adapter.wire.support.HandlerTestBase;
 import io.kaas.adapter.wire.support.InMemoryBroker;
-import io.kaas.adapter.wire.support.NettyLeakDetection;
-import io.kaas.adapter.wire.support.ServedVersions;
-import io.kaas.adapter.wire.support.WireChannel;
+import io.kaas.adapter.wire.support.ServedVersionsTest;
 import java.util.List;
-import java.util.stream.Stream;
 import org.apache.kafka.common.message.FindCoordinatorRequestData;
 import org.apache.kafka.common.message.FindCoordinatorResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.FindCoordinatorRequest;
 import org.apache.kafka.common.requests.FindCoordinatorResponse;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /** FindCoordinator at every served version: one key up to v3, a batch of keys from v4 (KIP-699). */
-@ExtendWith(NettyLeakDetection.class)
-class FindCoordinatorHandlerTest {
+class FindCoordinatorHandlerTest extends HandlerTestBase {
     private static final byte GROUP = FindCoordinatorRequest.CoordinatorType.GROUP.id();
     private static final byte TRANSACTION = FindCoordinatorRequest.CoordinatorType.TRANSACTION.id();
     private static final byte NO_SUCH_TYPE = 7;
 
-    private final InMemoryBroker broker = new InMemoryBroker();
-    private WireChannel wire;
-
-    static Stream<Short> versions() {
-        return ServedVersions.of(ApiKeys.FIND_COORDINATOR);
-    }
-
-    static Stream<Short> singleKeyVersions() {
-        return ServedVersions.below(ApiKeys.FIND_COORDINATOR, 4);
-    }
-
-    static Stream<Short> batchedVersions() {
-        return ServedVersions.from(ApiKeys.FIND_COORDINATOR, 4);
-    }
-
-    static Stream<Short> versionsWithKeyType() {
-        return ServedVersions.from(ApiKeys.FIND_COORDINATOR, 1);
-    }
-
-    @BeforeEach
-    void connect() {
-        wire = new WireChannel(broker.registry());
-    }
-
-    @AfterEach
-    void disconnect() {
-        wire.close();
-    }
-
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("singleKeyVersions")
+    @ServedVersionsTest(value = ApiKeys.FIND_COORDINATOR, below = 4) // one key
     void aGroupIsCoordinatedByTheBroker(short version) {
         FindCoordinatorResponseData data = wire.<FindCoordinatorResponse>roundTrip(single(version, GROUP, "payments")).data();
 
@@ -69,8 +31,7 @@ class FindCoordinatorHandlerTest {
         assertThat(data.coordinators()).isEmpty();
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("batchedVersions")
+    @ServedVersionsTest(value = ApiKeys.FIND_COORDINATOR, from = 4) // batched keys (KIP-699)
     void everyGroupOfABatchIsAnswered(short version) {
         FindCoordinatorResponseData data = wire.<FindCoordinatorResponse>roundTrip(
                 batch(version, GROUP, "payments", "billing")).data();
@@ -85,8 +46,7 @@ class FindCoordinatorHandlerTest {
         }
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versionsWithKeyType")
+    @ServedVersionsTest(value = ApiKeys.FIND_COORDINATOR, from = 1) // v1: key_type
     void aTransactionalIdIsRoutedLikeAGroup(short version) {
         FindCoordinatorResponseData data = wire.<FindCoordinatorResponse>roundTrip(version >= 4
                 ? batch(version, TRANSACTION, "tx-1", "tx-2") : single(version, TRANSACTION, "tx-1")).data();
@@ -102,8 +62,7 @@ class FindCoordinatorHandlerTest {
         }
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versionsWithKeyType")
+    @ServedVersionsTest(value = ApiKeys.FIND_COORDINATOR, from = 1) // v1: key_type
     void anUnknownKeyTypeIsAnInvalidRequest(short version) {
         FindCoordinatorResponse response = wire.roundTrip(version >= 4 ? batch(version, NO_SUCH_TYPE, "k1", "k2")
                 : single(version, NO_SUCH_TYPE, "k1"));

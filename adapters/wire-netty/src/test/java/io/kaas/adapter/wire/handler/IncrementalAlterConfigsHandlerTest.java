@@ -3,12 +3,9 @@ package io.kaas.adapter.wire.handler;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import io.kaas.adapter.wire.support.InMemoryBroker;
-import io.kaas.adapter.wire.support.NettyLeakDetection;
-import io.kaas.adapter.wire.support.ServedVersions;
-import io.kaas.adapter.wire.support.WireChannel;
+import io.kaas.adapter.wire.support.HandlerTestBase;
+import io.kaas.adapter.wire.support.ServedVersionsTest;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.AlterConfigOp.OpType;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.message.IncrementalAlterConfigsRequestData;
@@ -17,35 +14,16 @@ import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.IncrementalAlterConfigsRequest;
 import org.apache.kafka.common.requests.IncrementalAlterConfigsResponse;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /** IncrementalAlterConfigs at every served version: SET, DELETE, APPEND and SUBTRACT per key. */
-@ExtendWith(NettyLeakDetection.class)
-class IncrementalAlterConfigsHandlerTest {
-    private final InMemoryBroker broker = new InMemoryBroker();
-    private WireChannel wire;
-
-    static Stream<Short> versions() {
-        return ServedVersions.of(ApiKeys.INCREMENTAL_ALTER_CONFIGS);
-    }
-
+class IncrementalAlterConfigsHandlerTest extends HandlerTestBase {
     @BeforeEach
-    void connect() {
+    void createTopics() {
         broker.createTopic("orders", 1, Map.of("retention.ms", "60000", "segment.ms", "1000"));
-        wire = new WireChannel(broker.registry());
     }
 
-    @AfterEach
-    void disconnect() {
-        wire.close();
-    }
-
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.INCREMENTAL_ALTER_CONFIGS)
     void appliesEveryKindOfOperation(short version) {
         IncrementalAlterConfigsResponse response = alter(version, false, topic("orders",
                 op("retention.ms", OpType.SET, "120000"),
@@ -61,16 +39,14 @@ class IncrementalAlterConfigsHandlerTest {
                 "cleanup.policy", "delete,compact", "follower.replication.throttled.replicas", ""));
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.INCREMENTAL_ALTER_CONFIGS)
     void validateOnlyChangesNothing(short version) {
         alter(version, true, topic("orders", op("retention.ms", OpType.SET, "1")));
 
         assertThat(broker.topics().byName("orders").orElseThrow().configs()).containsEntry("retention.ms", "60000");
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.INCREMENTAL_ALTER_CONFIGS)
     void badOperationsFailTheirResourceOnly(short version) {
         broker.createTopic("audit", 1);
         IncrementalAlterConfigsRequestData.AlterConfigsResource unknownOp = topic("orders", op("retention.ms", OpType.SET, "1"));
@@ -92,8 +68,7 @@ class IncrementalAlterConfigsHandlerTest {
                 tuple(Errors.NONE.code(), null));
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.INCREMENTAL_ALTER_CONFIGS)
     void aResourceNamedTwiceIsRefusedBothTimesAndTheOthersApplied(short version) {
         broker.createTopic("audit", 1);
         IncrementalAlterConfigsResponse response = alter(version, false,

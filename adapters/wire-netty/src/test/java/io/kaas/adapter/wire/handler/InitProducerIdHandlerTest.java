@@ -2,48 +2,22 @@ package io.kaas.adapter.wire.handler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kaas.adapter.wire.support.HandlerTestBase;
 import io.kaas.adapter.wire.support.InMemoryBroker;
-import io.kaas.adapter.wire.support.NettyLeakDetection;
-import io.kaas.adapter.wire.support.ServedVersions;
-import io.kaas.adapter.wire.support.WireChannel;
-import java.util.stream.Stream;
+import io.kaas.adapter.wire.support.ServedVersionsTest;
 import org.apache.kafka.common.message.InitProducerIdRequestData;
 import org.apache.kafka.common.message.InitProducerIdResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.InitProducerIdRequest;
 import org.apache.kafka.common.requests.InitProducerIdResponse;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /** InitProducerId at every served version: idempotent producers get ids, transactional ones wait. */
-@ExtendWith(NettyLeakDetection.class)
-class InitProducerIdHandlerTest {
+class InitProducerIdHandlerTest extends HandlerTestBase {
     /** This broker's slice of the producer-id space starts at (broker id + 1) * 2^40. */
     private static final long FIRST_ID = (InMemoryBroker.BROKER_ID + 1L) << 40;
 
-    private final InMemoryBroker broker = new InMemoryBroker();
-    private WireChannel wire;
-
-    static Stream<Short> versions() {
-        return ServedVersions.of(ApiKeys.INIT_PRODUCER_ID);
-    }
-
-    @BeforeEach
-    void connect() {
-        wire = new WireChannel(broker.registry());
-    }
-
-    @AfterEach
-    void disconnect() {
-        wire.close();
-    }
-
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.INIT_PRODUCER_ID)
     void idempotentProducersGetFreshIdsAtEpochZero(short version) {
         InitProducerIdResponseData first = wire.<InitProducerIdResponse>roundTrip(request(version, null)).data();
         InitProducerIdResponseData second = wire.<InitProducerIdResponse>roundTrip(request(version, null)).data();
@@ -57,8 +31,7 @@ class InitProducerIdHandlerTest {
         assertThat(second.producerEpoch()).isZero();
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.INIT_PRODUCER_ID)
     void aTransactionalIdHasNoCoordinatorYet(short version) {
         InitProducerIdResponseData data = wire.<InitProducerIdResponse>roundTrip(request(version, "tx-1")).data();
 

@@ -3,14 +3,11 @@ package io.kaas.adapter.wire.handler;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import io.kaas.adapter.wire.support.InMemoryBroker;
-import io.kaas.adapter.wire.support.NettyLeakDetection;
-import io.kaas.adapter.wire.support.ServedVersions;
+import io.kaas.adapter.wire.support.HandlerTestBase;
+import io.kaas.adapter.wire.support.ServedVersionsTest;
 import io.kaas.adapter.wire.support.TestRecords;
-import io.kaas.adapter.wire.support.WireChannel;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.message.ListOffsetsRequestData;
 import org.apache.kafka.common.message.ListOffsetsResponseData;
@@ -19,43 +16,18 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.ListOffsetsRequest;
 import org.apache.kafka.common.requests.ListOffsetsResponse;
 import org.apache.kafka.common.requests.ProduceResponse;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /** ListOffsets at every served version against a partition holding offsets 0-2 (timestamps 1000, 1000, 2000). */
-@ExtendWith(NettyLeakDetection.class)
-class ListOffsetsHandlerTest {
+class ListOffsetsHandlerTest extends HandlerTestBase {
     private static final long LATEST = ListOffsetsRequest.LATEST_TIMESTAMP;
     private static final long EARLIEST = ListOffsetsRequest.EARLIEST_TIMESTAMP;
     private static final long MAX_TIMESTAMP = ListOffsetsRequest.MAX_TIMESTAMP;
     private static final long EARLIEST_LOCAL = ListOffsetsRequest.EARLIEST_LOCAL_TIMESTAMP;
 
-    private final InMemoryBroker broker = new InMemoryBroker();
-    private WireChannel wire;
-
-    static Stream<Short> versions() {
-        return ServedVersions.of(ApiKeys.LIST_OFFSETS);
-    }
-
-    static Stream<Short> versionsWithIsolationLevel() {
-        return ServedVersions.from(ApiKeys.LIST_OFFSETS, 2);
-    }
-
-    static Stream<Short> versionsWithMaxTimestamp() {
-        return ServedVersions.from(ApiKeys.LIST_OFFSETS, 7);
-    }
-
-    static Stream<Short> versionsWithEarliestLocal() {
-        return ServedVersions.from(ApiKeys.LIST_OFFSETS, 8);
-    }
-
     @BeforeEach
     void produce() {
         broker.createTopic("orders", 2);
-        wire = new WireChannel(broker.registry());
         ProduceResponse first = wire.roundTrip(TestRecords.produce((short) 9, (short) 1, "orders", 0,
                 TestRecords.batch(1_000L, "a", "b")));
         ProduceResponse second = wire.roundTrip(TestRecords.produce((short) 9, (short) 1, "orders", 0,
@@ -64,33 +36,24 @@ class ListOffsetsHandlerTest {
         assertThat(second.data().responses().find("orders").partitionResponses().get(0).baseOffset()).isEqualTo(2L);
     }
 
-    @AfterEach
-    void disconnect() {
-        wire.close();
-    }
-
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.LIST_OFFSETS)
     void earliestIsTheLogStart(short version) {
         assertAnswer(single(version, "orders", 0, EARLIEST), -1L, 0L, version);
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.LIST_OFFSETS)
     void latestIsTheHighWatermark(short version) {
         assertAnswer(single(version, "orders", 0, LATEST), -1L, 3L, version);
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.LIST_OFFSETS)
     void aTimestampFindsTheFirstBatchReachingIt(short version) {
         assertAnswer(single(version, "orders", 0, 1_500L), 2_000L, 2L, version);
         assertAnswer(single(version, "orders", 0, 1_000L), 1_000L, 0L, version);
         assertAnswer(single(version, "orders", 0, 0L), 1_000L, 0L, version);
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.LIST_OFFSETS)
     void aTimestampPastEveryRecordFindsNothing(short version) {
         ListOffsetsResponseData.ListOffsetsPartitionResponse p = single(version, "orders", 0, 5_000L);
 
@@ -100,20 +63,17 @@ class ListOffsetsHandlerTest {
         assertThat(p.leaderEpoch()).isEqualTo(-1);
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versionsWithMaxTimestamp")
+    @ServedVersionsTest(value = ApiKeys.LIST_OFFSETS, from = 7) // v7: MAX_TIMESTAMP
     void maxTimestampFindsTheLatestRecordTime(short version) {
         assertAnswer(single(version, "orders", 0, MAX_TIMESTAMP), 2_000L, 2L, version);
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versionsWithEarliestLocal")
+    @ServedVersionsTest(value = ApiKeys.LIST_OFFSETS, from = 8) // v8: EARLIEST_LOCAL_TIMESTAMP
     void earliestLocalIsTheLogStartWithoutARemoteTier(short version) {
         assertAnswer(single(version, "orders", 0, EARLIEST_LOCAL), -1L, 0L, version);
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versionsWithIsolationLevel")
+    @ServedVersionsTest(value = ApiKeys.LIST_OFFSETS, from = 2) // v2: isolation_level
     void readCommittedLatestIsTheLastStableOffset(short version) {
         ListOffsetsRequest request = request(IsolationLevel.READ_COMMITTED, List.of(topic("orders", p(0, LATEST))))
                 .build(version);
@@ -123,8 +83,7 @@ class ListOffsetsHandlerTest {
         assertThat(p.offset()).isEqualTo(3L);
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.LIST_OFFSETS)
     void aPartitionAskedForTwiceIsAnInvalidRequest(short version) {
         ListOffsetsRequest request = request(IsolationLevel.READ_UNCOMMITTED,
                 List.of(topic("orders", p(0, EARLIEST), p(1, LATEST), p(0, LATEST)))).build(version);
@@ -141,8 +100,7 @@ class ListOffsetsHandlerTest {
                         tuple(0, Errors.INVALID_REQUEST.code(), -1L)));
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.LIST_OFFSETS)
     void anUnknownTopicIsUnknownTopicOrPartition(short version) {
         ListOffsetsResponseData.ListOffsetsPartitionResponse p = single(version, "missing", 0, LATEST);
 

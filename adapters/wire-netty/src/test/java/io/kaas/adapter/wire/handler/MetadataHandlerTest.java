@@ -4,14 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import io.kaas.adapter.wire.mapping.TopicIdMapping;
+import io.kaas.adapter.wire.support.HandlerTestBase;
 import io.kaas.adapter.wire.support.InMemoryBroker;
-import io.kaas.adapter.wire.support.NettyLeakDetection;
-import io.kaas.adapter.wire.support.ServedVersions;
+import io.kaas.adapter.wire.support.ServedVersionsTest;
 import io.kaas.adapter.wire.support.WireChannel;
 import io.kaas.domain.topic.Topic;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.MetadataRequestData;
@@ -21,51 +20,22 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.MetadataRequest;
 import org.apache.kafka.common.requests.MetadataResponse;
 import org.apache.kafka.common.utils.Utils;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Metadata at every served version, through the real registry and the in-memory use cases. */
-@ExtendWith(NettyLeakDetection.class)
-class MetadataHandlerTest {
+class MetadataHandlerTest extends HandlerTestBase {
     private static final int NOT_REQUESTED = Integer.MIN_VALUE;
 
-    private final InMemoryBroker broker = new InMemoryBroker();
-    private WireChannel wire;
     private Topic orders;
 
-    static Stream<Short> versions() {
-        return ServedVersions.of(ApiKeys.METADATA);
-    }
-
-    static Stream<Short> versionsWithNullableTopicList() {
-        return ServedVersions.from(ApiKeys.METADATA, 1);
-    }
-
-    static Stream<Short> versionsWithAutoCreateFlag() {
-        return ServedVersions.from(ApiKeys.METADATA, 4);
-    }
-
-    static Stream<Short> versionsWithAuthorizedOperations() {
-        return ServedVersions.from(ApiKeys.METADATA, 8);
-    }
-
     @BeforeEach
-    void connect() {
+    void createTopics() {
         orders = broker.createTopic("orders", 3);
-        wire = new WireChannel(broker.registry());
     }
 
-    @AfterEach
-    void disconnect() {
-        wire.close();
-    }
-
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.METADATA)
     void describesTheBrokerTheClusterAndATopic(short version) {
         MetadataResponseData data = wire.<MetadataResponse>roundTrip(request(version, List.of("orders"), true)).data();
 
@@ -97,8 +67,7 @@ class MetadataHandlerTest {
         assertThat(data.clusterAuthorizedOperations()).isEqualTo(NOT_REQUESTED);
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.METADATA)
     void anUnknownTopicIsCreatedWhenTheClientAndTheBrokerAllowIt(short version) {
         MetadataResponseData data = wire.<MetadataResponse>roundTrip(request(version, List.of("fresh"), true)).data();
 
@@ -110,8 +79,7 @@ class MetadataHandlerTest {
         assertThat(broker.topics().byName("fresh")).isPresent();
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versionsWithAutoCreateFlag")
+    @ServedVersionsTest(value = ApiKeys.METADATA, from = 4) // v4: allow_auto_topic_creation
     void anUnknownTopicIsNotCreatedWhenTheClientSaysNo(short version) {
         MetadataResponseData data = wire.<MetadataResponse>roundTrip(request(version, List.of("fresh"), false)).data();
 
@@ -123,8 +91,7 @@ class MetadataHandlerTest {
         assertThat(broker.topics().byName("fresh")).isEmpty();
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.METADATA)
     void anUnknownTopicIsNotCreatedWhenTheBrokerSaysNo(short version) {
         InMemoryBroker strict = new InMemoryBroker(false);
         try (WireChannel other = new WireChannel(strict.registry())) {
@@ -136,8 +103,7 @@ class MetadataHandlerTest {
         }
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.METADATA)
     void anIllegalTopicNameIsReportedAsInvalid(short version) {
         MetadataResponseData data = wire.<MetadataResponse>roundTrip(
                 request(version, List.of("orders", "no spaces allowed"), true)).data();
@@ -148,8 +114,7 @@ class MetadataHandlerTest {
                         tuple("no spaces allowed", Errors.INVALID_TOPIC_EXCEPTION.code()));
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.METADATA)
     void allTopicsAreListedByName(short version) {
         broker.createTopic("audit", 1);
         // v0 asks for every topic with an empty list; later versions with a null one.
@@ -161,8 +126,7 @@ class MetadataHandlerTest {
                 .containsExactly("audit", "orders");
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versionsWithNullableTopicList")
+    @ServedVersionsTest(value = ApiKeys.METADATA, from = 1)
     void anEmptyTopicListMeansNoTopicsFromV1(short version) {
         MetadataResponseData data = wire.<MetadataResponse>roundTrip(request(version, List.of(), true)).data();
 
@@ -170,8 +134,7 @@ class MetadataHandlerTest {
         assertThat(data.brokers()).hasSize(1);
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versionsWithAuthorizedOperations")
+    @ServedVersionsTest(value = ApiKeys.METADATA, from = 8) // v8: include_*_authorized_operations
     void authorizedOperationsAreReturnedWhenAsked(short version) {
         MetadataRequestData data = requestData(version, List.of("orders"), true).setIncludeTopicAuthorizedOperations(true);
         if (version <= 10) {

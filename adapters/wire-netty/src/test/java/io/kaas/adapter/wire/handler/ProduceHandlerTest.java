@@ -3,15 +3,12 @@ package io.kaas.adapter.wire.handler;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import io.kaas.adapter.wire.support.InMemoryBroker;
-import io.kaas.adapter.wire.support.NettyLeakDetection;
-import io.kaas.adapter.wire.support.ServedVersions;
+import io.kaas.adapter.wire.support.HandlerTestBase;
+import io.kaas.adapter.wire.support.ServedVersionsTest;
 import io.kaas.adapter.wire.support.TestRecords;
-import io.kaas.adapter.wire.support.WireChannel;
 import io.kaas.domain.topic.TopicPartition;
 import java.nio.ByteBuffer;
 import java.util.List;
-import java.util.stream.Stream;
 import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
@@ -19,47 +16,20 @@ import org.apache.kafka.common.record.CompressionType;
 import org.apache.kafka.common.record.MemoryRecords;
 import org.apache.kafka.common.requests.ProduceRequest;
 import org.apache.kafka.common.requests.ProduceResponse;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /** Produce at every served version, through the real registry and the in-memory log. */
-@ExtendWith(NettyLeakDetection.class)
-class ProduceHandlerTest {
+class ProduceHandlerTest extends HandlerTestBase {
     private static final short ACKS_ALL = -1;
     private static final short ACKS_LEADER = 1;
     private static final short ACKS_NONE = 0;
 
-    private final InMemoryBroker broker = new InMemoryBroker();
-    private WireChannel wire;
-
-    static Stream<Short> versions() {
-        return ServedVersions.of(ApiKeys.PRODUCE);
-    }
-
-    static Stream<Short> versionsBeforeZstd() {
-        return ServedVersions.below(ApiKeys.PRODUCE, 7);
-    }
-
-    static Stream<Short> versionsWithZstd() {
-        return ServedVersions.from(ApiKeys.PRODUCE, 7);
-    }
-
     @BeforeEach
-    void connect() {
+    void createTopics() {
         broker.createTopic("orders", 2);
-        wire = new WireChannel(broker.registry());
     }
 
-    @AfterEach
-    void disconnect() {
-        wire.close();
-    }
-
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.PRODUCE)
     void appendsAndAnswersWithBaseOffsets(short version) {
         ProduceResponse first = wire.roundTrip(TestRecords.produce(version, ACKS_LEADER, "orders", 0,
                 TestRecords.batch(1_000L, "a", "b")));
@@ -76,8 +46,7 @@ class ProduceHandlerTest {
         assertThat(first.data().throttleTimeMs()).isZero();
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.PRODUCE)
     void eachPartitionOfARequestIsAnsweredInRequestOrder(short version) {
         ProduceRequest request = TestRecords.produce(version, ACKS_LEADER, "orders",
                 List.of(TestRecords.batch(1_000L, "p0"), TestRecords.batch(1_000L, "p1", "p1"),
@@ -97,8 +66,7 @@ class ProduceHandlerTest {
         });
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.PRODUCE)
     void anUnknownTopicIsRefusedPerPartition(short version) {
         ProduceResponse response = wire.roundTrip(TestRecords.produce(version, ACKS_LEADER, "missing", 0,
                 TestRecords.batch(1_000L, "x")));
@@ -110,8 +78,7 @@ class ProduceHandlerTest {
         assertThat(broker.topics().byName("missing")).as("produce never creates topics").isEmpty();
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versionsBeforeZstd")
+    @ServedVersionsTest(value = ApiKeys.PRODUCE, below = 7)
     void zstdBeforeV7IsAnUnsupportedCompressionType(short version) {
         ProduceResponse response = wire.roundTrip(TestRecords.produce(version, ACKS_LEADER, "orders", 0,
                 TestRecords.batch(CompressionType.ZSTD, 1_000L, "squeezed")));
@@ -122,8 +89,7 @@ class ProduceHandlerTest {
         assertThat(highWatermark("orders", 0)).as("nothing appended").isZero();
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versionsWithZstd")
+    @ServedVersionsTest(value = ApiKeys.PRODUCE, from = 7)
     void zstdFromV7IsAppended(short version) {
         ProduceResponse response = wire.roundTrip(TestRecords.produce(version, ACKS_LEADER, "orders", 0,
                 TestRecords.batch(CompressionType.ZSTD, 1_000L, "squeezed", "tight")));
@@ -132,8 +98,7 @@ class ProduceHandlerTest {
         assertThat(highWatermark("orders", 0)).isEqualTo(2L);
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.PRODUCE)
     void aCorruptBatchIsRefused(short version) {
         MemoryRecords records = TestRecords.batch(1_000L, "intact");
         ByteBuffer bytes = ByteBuffer.wrap(TestRecords.bytes(records));
@@ -147,8 +112,7 @@ class ProduceHandlerTest {
         assertThat(highWatermark("orders", 0)).isZero();
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.PRODUCE)
     void invalidAcksAreRefused(short version) {
         ProduceResponse response = wire.roundTrip(TestRecords.produce(version, (short) 2, "orders", 0,
                 TestRecords.batch(1_000L, "x")));
@@ -156,8 +120,7 @@ class ProduceHandlerTest {
         assertThat(partition(response, "orders", 0).errorCode()).isEqualTo(Errors.INVALID_REQUIRED_ACKS.code());
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.PRODUCE)
     void acksZeroAppendsWithoutAnAnswer(short version) {
         wire.send(TestRecords.produce(version, ACKS_NONE, "orders", 0, TestRecords.batch(1_000L, "fire", "forget")));
 
@@ -166,8 +129,7 @@ class ProduceHandlerTest {
         assertThat(highWatermark("orders", 0)).isEqualTo(2L);
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.PRODUCE)
     void acksZeroToAnUnknownTopicClosesTheConnection(short version) {
         wire.send(TestRecords.produce(version, ACKS_NONE, "missing", 0, TestRecords.batch(1_000L, "lost")));
 

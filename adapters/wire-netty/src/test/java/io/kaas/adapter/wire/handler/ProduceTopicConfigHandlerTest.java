@@ -2,18 +2,15 @@ package io.kaas.adapter.wire.handler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kaas.adapter.wire.support.InMemoryBroker;
-import io.kaas.adapter.wire.support.NettyLeakDetection;
-import io.kaas.adapter.wire.support.ServedVersions;
+import io.kaas.adapter.wire.support.HandlerTestBase;
+import io.kaas.adapter.wire.support.ServedVersionsTest;
 import io.kaas.adapter.wire.support.TestRecords;
-import io.kaas.adapter.wire.support.WireChannel;
 import io.kaas.application.log.LogRead;
 import io.kaas.domain.topic.TopicPartition;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
@@ -23,41 +20,22 @@ import org.apache.kafka.common.record.MutableRecordBatch;
 import org.apache.kafka.common.record.Record;
 import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.common.requests.ProduceResponse;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Produce at every served version against topics with their own configuration: LogAppendTime
  * (the stored batch, read back by kafka-clients, carries the broker's time for every record and
  * the records themselves unchanged), max.message.bytes and the timestamp limits.
  */
-@ExtendWith(NettyLeakDetection.class)
-class ProduceTopicConfigHandlerTest {
-    private final InMemoryBroker broker = new InMemoryBroker();
-    private WireChannel wire;
-
-    static Stream<Short> versions() {
-        return ServedVersions.of(ApiKeys.PRODUCE);
-    }
-
+class ProduceTopicConfigHandlerTest extends HandlerTestBase {
     @BeforeEach
-    void connect() {
+    void createTopics() {
         broker.createTopic("stamped", 1, Map.of("message.timestamp.type", "LogAppendTime"));
         broker.createTopic("small", 1, Map.of("max.message.bytes", "100"));
         broker.createTopic("recent", 1, Map.of("message.timestamp.before.max.ms", "60000"));
-        wire = new WireChannel(broker.registry());
     }
 
-    @AfterEach
-    void disconnect() {
-        wire.close();
-    }
-
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.PRODUCE)
     void logAppendTimeReplacesEveryRecordsTimestampAndLeavesTheRecordsAlone(short version) {
         long producerTime = broker.clock().nowMs() - 86_400_000L;
         broker.clock().advance(5);
@@ -82,8 +60,7 @@ class ProduceTopicConfigHandlerTest {
         assertThat(values).containsExactly("one", "two", "three");
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.PRODUCE)
     void aCreateTimeTopicAnswersWithoutAnAppendTime(short version) {
         ProduceResponseData.PartitionProduceResponse answer = produce(version, "recent",
                 TestRecords.batch(broker.clock().nowMs(), "one"));
@@ -92,8 +69,7 @@ class ProduceTopicConfigHandlerTest {
         assertThat(answer.logAppendTimeMs()).isEqualTo(-1);
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.PRODUCE)
     void aBatchOverTheTopicsMaxMessageBytesIsTooLarge(short version) {
         ProduceResponseData.PartitionProduceResponse answer = produce(version, "small",
                 TestRecords.batch(broker.clock().nowMs(), "x".repeat(200)));
@@ -104,8 +80,7 @@ class ProduceTopicConfigHandlerTest {
         }
     }
 
-    @ParameterizedTest(name = "v{0}")
-    @MethodSource("versions")
+    @ServedVersionsTest(ApiKeys.PRODUCE)
     void aTimestampBeyondTheTopicsLimitIsInvalid(short version) {
         ProduceResponseData.PartitionProduceResponse answer = produce(version, "recent",
                 TestRecords.batch(broker.clock().nowMs() - 60_001, "old"));

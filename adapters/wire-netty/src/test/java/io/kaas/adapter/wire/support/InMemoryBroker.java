@@ -62,7 +62,7 @@ public final class InMemoryBroker {
     /** @param autoCreateTopics the broker's {@code auto.create.topics.enable} */
     public InMemoryBroker(boolean autoCreateTopics) {
         BrokerSettings settings = new BrokerSettings(BROKER_ID, DEFAULT_PARTITIONS, autoCreateTopics,
-                MESSAGE_MAX_BYTES, MAX_PARTITIONS_PER_TOPIC);
+                MAX_PARTITIONS_PER_TOPIC);
         brokerConfigs = BrokerConfigs.of(List.of(
                 BrokerConfigs.Entry.of("broker.id", Integer.toString(BROKER_ID), "0", true, ConfigType.INT, "id"),
                 BrokerConfigs.Entry.of("message.max.bytes", Integer.toString(MESSAGE_MAX_BYTES),

@@ -6,8 +6,8 @@ import java.util.stream.Stream;
 import org.apache.kafka.common.protocol.ApiKeys;
 
 /**
- * Every version the real registry ({@code KafkaApis}) serves for a key, for parameterized tests:
- * widening a range in the registry widens the tests with it.
+ * Every version the real registry ({@code KafkaApis}) serves for a key, for parameterized tests
+ * ({@link ServedVersionsTest}): widening a range in the registry widens the tests with it.
  */
 public final class ServedVersions {
     private static final ApiRegistry REGISTRY = new InMemoryBroker().registry();
@@ -15,16 +15,7 @@ public final class ServedVersions {
     private ServedVersions() {
     }
 
-    /** The served versions of {@code key} from {@code min} on (a field or feature that version introduced). */
-    public static Stream<Short> from(ApiKeys key, int min) {
-        return of(key).filter(v -> v >= min);
-    }
-
-    /** The served versions of {@code key} below {@code max}. */
-    public static Stream<Short> below(ApiKeys key, int max) {
-        return of(key).filter(v -> v < max);
-    }
-
+    /** The versions of {@code key} the registry serves, lowest first. */
     public static Stream<Short> of(ApiKeys key) {
         ApiRegistry.Entry<?> entry = REGISTRY.entries().get(key);
         if (entry == null) {

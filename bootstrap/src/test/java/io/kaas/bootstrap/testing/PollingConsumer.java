@@ -1,9 +1,9 @@
-package io.kaas.bootstrap;
+package io.kaas.bootstrap.testing;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
@@ -20,22 +21,23 @@ import org.apache.kafka.common.errors.WakeupException;
 /**
  * A KafkaConsumer polling on its own thread, as an application would: it stays in its group
  * (rejoining on rebalances) while the test watches its assignment and records. Work that must run
- * on the consumer's thread (commitSync, committed) goes through {@link #call}.
+ * on the consumer's thread (commitSync, committed) goes through {@link #call}. Made by
+ * {@link EmbeddedKaas#groupMember}.
  */
-final class PollingConsumer implements AutoCloseable {
-    private final KafkaConsumer<String, String> consumer;
+public final class PollingConsumer implements AutoCloseable {
+    private final KafkaConsumer<byte[], byte[]> consumer;
     private final Thread thread;
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
-    private final List<ConsumerRecord<String, String>> records = new CopyOnWriteArrayList<>();
+    private final List<ConsumerRecord<byte[], byte[]>> records = new CopyOnWriteArrayList<>();
     private volatile Set<TopicPartition> assignment = Set.of();
     private volatile int generation = -1;
     private volatile String memberId = "";
     private volatile Throwable failure;
     private volatile boolean running = true;
 
-    PollingConsumer(Properties props, List<String> topics) {
-        consumer = new KafkaConsumer<>(props);
-        thread = new Thread(() -> run(topics), "consumer-" + props.getProperty("group.id"));
+    PollingConsumer(Map<String, Object> config, List<String> topics) {
+        consumer = new KafkaConsumer<>(config);
+        thread = new Thread(() -> run(topics), "consumer-" + config.get(ConsumerConfig.GROUP_ID_CONFIG));
         thread.setDaemon(true);
         thread.start();
     }
@@ -72,7 +74,7 @@ final class PollingConsumer implements AutoCloseable {
      * Runs {@code work} on the consumer's thread (at its next poll, within 50 ms) and waits for its
      * result. No wakeup: it would hit the work's own blocking calls.
      */
-    <T> T call(Function<KafkaConsumer<String, String>, T> work) {
+    public <T> T call(Function<KafkaConsumer<byte[], byte[]>, T> work) {
         CompletableFuture<T> result = new CompletableFuture<>();
         tasks.add(() -> {
             try {
@@ -90,34 +92,36 @@ final class PollingConsumer implements AutoCloseable {
         }
     }
 
-    Set<TopicPartition> assignment() {
+    public Set<TopicPartition> assignment() {
         return assignment;
     }
 
-    int generation() {
+    public int generation() {
         return generation;
     }
 
-    String memberId() {
+    public String memberId() {
         return memberId;
     }
 
-    List<ConsumerRecord<String, String>> records() {
+    public List<ConsumerRecord<byte[], byte[]>> records() {
         return new ArrayList<>(records);
     }
 
     /** What stopped the poll loop, if it failed. */
-    Throwable failure() {
+    public Throwable failure() {
         return failure;
     }
 
-    boolean isPolling() {
-        return thread.isAlive();
-    }
-
-    /** Leaves the group (a dynamic member sends LeaveGroup; a static one does not) and stops. */
+    /**
+     * Leaves the group (a dynamic member sends LeaveGroup; a static one does not) and stops; a no-op
+     * once done, as the fixture closes every member again after the test.
+     */
     @Override
     public void close() {
+        if (!running) {
+            return;
+        }
         running = false;
         consumer.wakeup();
         try {
