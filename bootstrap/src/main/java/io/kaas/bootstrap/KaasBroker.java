@@ -31,6 +31,7 @@ import io.kaas.application.service.GroupCoordinatorService;
 import io.kaas.application.service.ListOffsetsService;
 import io.kaas.application.service.LogDirsService;
 import io.kaas.application.service.MetadataService;
+import io.kaas.application.service.PartitionLeadershipService;
 import io.kaas.application.service.ProduceService;
 import io.kaas.application.service.ProducerIdService;
 import io.kaas.application.service.RetentionService;
@@ -118,7 +119,8 @@ public final class KaasBroker implements AutoCloseable {
                     new DeleteRecordsService(topics, io),
                     new ConfigService(topics, brokerConfigs, config.brokerId()),
                     new LogDirsService(topics, engine, io),
-                    groups)), io);
+                    groups,
+                    new PartitionLeadershipService(topics, cluster))), io);
         } catch (Exception e) {
             // Also a BindException, which Netty throws undeclared: a failed start leaves nothing running.
             groups.close();

@@ -2,6 +2,7 @@ package io.kaas.adapter.wire;
 
 import io.kaas.adapter.wire.dispatch.ApiRegistry;
 import io.kaas.adapter.wire.handler.AlterConfigsHandler;
+import io.kaas.adapter.wire.handler.AlterPartitionReassignmentsHandler;
 import io.kaas.adapter.wire.handler.CreatePartitionsHandler;
 import io.kaas.adapter.wire.handler.CreateTopicsHandler;
 import io.kaas.adapter.wire.handler.DeleteGroupsHandler;
@@ -11,6 +12,7 @@ import io.kaas.adapter.wire.handler.DescribeClusterHandler;
 import io.kaas.adapter.wire.handler.DescribeConfigsHandler;
 import io.kaas.adapter.wire.handler.DescribeGroupsHandler;
 import io.kaas.adapter.wire.handler.DescribeLogDirsHandler;
+import io.kaas.adapter.wire.handler.ElectLeadersHandler;
 import io.kaas.adapter.wire.handler.FetchHandler;
 import io.kaas.adapter.wire.handler.FindCoordinatorHandler;
 import io.kaas.adapter.wire.handler.HeartbeatHandler;
@@ -20,6 +22,7 @@ import io.kaas.adapter.wire.handler.JoinGroupHandler;
 import io.kaas.adapter.wire.handler.LeaveGroupHandler;
 import io.kaas.adapter.wire.handler.ListGroupsHandler;
 import io.kaas.adapter.wire.handler.ListOffsetsHandler;
+import io.kaas.adapter.wire.handler.ListPartitionReassignmentsHandler;
 import io.kaas.adapter.wire.handler.MetadataHandler;
 import io.kaas.adapter.wire.handler.OffsetCommitHandler;
 import io.kaas.adapter.wire.handler.OffsetDeleteHandler;
@@ -67,6 +70,9 @@ public final class KafkaApis {
                 .serve(ApiKeys.DELETE_GROUPS, 0, 2, new DeleteGroupsHandler(uc.groups()))
                 .serve(ApiKeys.OFFSET_DELETE, 0, 0, new OffsetDeleteHandler(uc.groups()))
                 .serve(ApiKeys.DESCRIBE_CLUSTER, 0, 1, new DescribeClusterHandler(uc.cluster()))
+                .serve(ApiKeys.ELECT_LEADERS, 0, 2, new ElectLeadersHandler(uc.leadership()))
+                .serve(ApiKeys.ALTER_PARTITION_REASSIGNMENTS, 0, 0, new AlterPartitionReassignmentsHandler(uc.leadership()))
+                .serve(ApiKeys.LIST_PARTITION_REASSIGNMENTS, 0, 0, new ListPartitionReassignmentsHandler(uc.leadership()))
                 .build();
     }
 }

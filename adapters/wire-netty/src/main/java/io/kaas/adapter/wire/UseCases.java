@@ -8,6 +8,7 @@ import io.kaas.application.port.in.GroupCoordinator;
 import io.kaas.application.port.in.ListOffsetsUseCase;
 import io.kaas.application.port.in.LogDirsUseCase;
 import io.kaas.application.port.in.MetadataUseCase;
+import io.kaas.application.port.in.PartitionLeadershipUseCase;
 import io.kaas.application.port.in.ProduceUseCase;
 import io.kaas.application.port.in.ProducerIdUseCase;
 import io.kaas.application.port.in.TopicAdminUseCase;
@@ -16,5 +17,6 @@ import io.kaas.application.port.in.TopicAdminUseCase;
 public record UseCases(ProduceUseCase produce, FetchUseCase fetch, ListOffsetsUseCase listOffsets,
                        MetadataUseCase metadata, TopicAdminUseCase topics, ClusterUseCase cluster,
                        ProducerIdUseCase producerIds, DeleteRecordsUseCase deleteRecords, ConfigUseCase configs,
-                       LogDirsUseCase logDirs, GroupCoordinator groups) {
+                       LogDirsUseCase logDirs, GroupCoordinator groups,
+                       PartitionLeadershipUseCase leadership) {
 }

@@ -56,7 +56,10 @@ class KafkaApisTest {
         expected.put(ApiKeys.DESCRIBE_LOG_DIRS, "0-4");
         expected.put(ApiKeys.CREATE_PARTITIONS, "0-3");
         expected.put(ApiKeys.DELETE_GROUPS, "0-2");
+        expected.put(ApiKeys.ELECT_LEADERS, "0-2");
         expected.put(ApiKeys.INCREMENTAL_ALTER_CONFIGS, "0-1");
+        expected.put(ApiKeys.ALTER_PARTITION_REASSIGNMENTS, "0-0");
+        expected.put(ApiKeys.LIST_PARTITION_REASSIGNMENTS, "0-0");
         expected.put(ApiKeys.OFFSET_DELETE, "0-0");
         expected.put(ApiKeys.DESCRIBE_CLUSTER, "0-1");
         assertThat(served).containsExactlyEntriesOf(expected);

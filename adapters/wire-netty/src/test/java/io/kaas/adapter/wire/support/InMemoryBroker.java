@@ -19,6 +19,7 @@ import io.kaas.application.service.GroupCoordinatorService;
 import io.kaas.application.service.ListOffsetsService;
 import io.kaas.application.service.LogDirsService;
 import io.kaas.application.service.MetadataService;
+import io.kaas.application.service.PartitionLeadershipService;
 import io.kaas.application.service.ProduceService;
 import io.kaas.application.service.ProducerIdService;
 import io.kaas.application.service.StandaloneCluster;
@@ -89,7 +90,8 @@ public final class InMemoryBroker {
                 new ConfigService(topics, brokerConfigs, BROKER_ID),
                 new LogDirsService(topics, engine, Runnable::run),
                 new GroupCoordinatorService(GroupConfig.DEFAULTS, new InMemoryOffsetStore(), topics, cluster, clock,
-                        scheduler, Runnable::run, () -> new UUID(ids.nextLong(), ids.nextLong())));
+                        scheduler, Runnable::run, () -> new UUID(ids.nextLong(), ids.nextLong())),
+                new PartitionLeadershipService(topics, cluster));
     }
 
     public BrokerConfigs brokerConfigs() {
