@@ -1,0 +1,20 @@
+package io.kaas.domain.txn;
+
+import io.kaas.domain.group.CoordinatorRouting;
+
+/**
+ * Transactional ids are sharded over {@value #COUNT} slots (Apache's default of 50
+ * {@code __transaction_state} partitions) by the same FNV-1a hash that routes coordinators; each
+ * slot's state is one file, written by its coordinator only.
+ */
+public final class TxnSlots {
+    public static final int COUNT = 50;
+
+    private TxnSlots() {
+    }
+
+    /** The slot of a transactional id: FNV-1a 32 of its UTF-8, unsigned, modulo {@value #COUNT}. */
+    public static int slotFor(String transactionalId) {
+        return Integer.remainderUnsigned(CoordinatorRouting.fnv1a32(transactionalId), COUNT);
+    }
+}
