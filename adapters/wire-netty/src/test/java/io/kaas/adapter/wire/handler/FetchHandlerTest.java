@@ -7,6 +7,7 @@ import io.kaas.adapter.wire.support.InMemoryBroker;
 import io.kaas.adapter.wire.support.NettyLeakDetection;
 import io.kaas.adapter.wire.support.ServedVersions;
 import io.kaas.adapter.wire.support.TestRecords;
+import io.kaas.adapter.wire.support.TxnDriver;
 import io.kaas.adapter.wire.support.WireChannel;
 import io.kaas.domain.topic.Topic;
 import java.nio.ByteBuffer;
@@ -226,6 +227,55 @@ class FetchHandlerTest {
 
     @ParameterizedTest(name = "v{0}")
     @MethodSource("versions")
+    void readCommittedStopsAtAnOpenTransaction(short version) {
+        TxnDriver producer = new TxnDriver(wire, "tx").init();
+        producer.addPartitions("orders", 0);
+        assertThat(producer.produce("orders", 0, "open")).isEqualTo(Errors.NONE);
+
+        FetchResponseData.PartitionData committed = onlyPartition(
+                wire.<FetchResponse>roundTrip(readCommitted(version, 0L)).data(), version);
+        FetchResponseData.PartitionData uncommitted = onlyPartition(
+                wire.<FetchResponse>roundTrip(fetch(version, 0, 0L, MAX_BYTES)).data(), version);
+        FetchResponseData.PartitionData atTheStableOffset = onlyPartition(
+                wire.<FetchResponse>roundTrip(readCommitted(version, 3L)).data(), version);
+
+        assertThat(committed.highWatermark()).isEqualTo(4L);
+        assertThat(committed.lastStableOffset()).isEqualTo(3L);
+        assertThat(bytes(committed)).as("the batches below the open transaction")
+                .isEqualTo(concat(stored(firstBatch, 0L), stored(secondBatch, 2L)));
+        assertThat(uncommitted.lastStableOffset()).isEqualTo(3L);
+        assertThat(TestRecords.bytes((MemoryRecords) uncommitted.records()).length).isGreaterThan(bytes(committed).length);
+        assertThat(atTheStableOffset.errorCode()).isZero();
+        assertThat(bytes(atTheStableOffset)).isEmpty();
+    }
+
+    @ParameterizedTest(name = "v{0}")
+    @MethodSource("versions")
+    void readCommittedNamesTheAbortedTransactionsOfWhatItReturns(short version) {
+        TxnDriver producer = new TxnDriver(wire, "tx").init();
+        producer.addPartitions("orders", 0);
+        producer.produce("orders", 0, "x", "y");
+        assertThat(producer.endTxn(false)).isEqualTo(Errors.NONE);
+
+        FetchResponseData.PartitionData p = onlyPartition(wire.<FetchResponse>roundTrip(readCommitted(version, 3L)).data(),
+                version);
+        FetchResponseData.PartitionData before = onlyPartition(
+                wire.<FetchResponse>roundTrip(readCommitted(version, 0L)).data(), version);
+
+        assertThat(p.lastStableOffset()).isEqualTo(6L);
+        assertThat(p.abortedTransactions()).singleElement().satisfies(t -> {
+            assertThat(t.producerId()).isEqualTo(producer.producerId());
+            assertThat(t.firstOffset()).isEqualTo(3L);
+        });
+        List<Record> records = new ArrayList<>();
+        ((MemoryRecords) p.records()).records().forEach(records::add);
+        assertThat(records).hasSize(3).as("the aborted records and the ABORT marker").last()
+                .satisfies(r -> assertThat(r.offset()).isEqualTo(5L));
+        assertThat(before.abortedTransactions()).as("reading from 0 also covers it").hasSize(1);
+    }
+
+    @ParameterizedTest(name = "v{0}")
+    @MethodSource("versions")
     void aLongPollIsAnsweredByAProduceOnTheSameConnectionAndStaysFirst(short version) {
         int fetchId = wire.send(fetch(version, 0, 3L, MAX_BYTES, 30_000));
         assertThat(wire.outboundCount()).as("a fetch waiting for data").isZero();
@@ -263,6 +313,13 @@ class FetchHandlerTest {
     private Errors produce(MemoryRecords records) {
         ProduceResponse response = wire.roundTrip(TestRecords.produce(PRODUCE_VERSION, (short) -1, "orders", 0, records));
         return Errors.forCode(response.data().responses().find("orders").partitionResponses().get(0).errorCode());
+    }
+
+    private FetchRequest readCommitted(short version, long offset) {
+        Map<TopicPartition, FetchRequest.PartitionData> partitions = new LinkedHashMap<>();
+        partitions.put(new TopicPartition("orders", 0), partition(ordersId, offset, MAX_BYTES));
+        return FetchRequest.Builder.forConsumer(version, NO_WAIT, 1, partitions)
+                .isolationLevel(IsolationLevel.READ_COMMITTED).build(version);
     }
 
     private FetchRequest fetch(short version, int partition, long offset, int partitionMaxBytes) {
