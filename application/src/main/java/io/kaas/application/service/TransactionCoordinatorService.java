@@ -26,6 +26,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -39,11 +40,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>EndTxn is two-phase, as in Apache: the outcome is made durable (Prepare*, keeping the
  * partitions and groups as the markers owed), the {@link TxnMarkerDispatcher} places every marker
- * and runs the offset hooks, then the transaction completes (Complete*). EndTxn is answered after
- * completion, so a committed transaction is readable once commitTransaction() returns; a dispatch
- * that fails answers COORDINATOR_NOT_AVAILABLE and leaves the transaction prepared, for the client's
- * retry or the sweeper's reconcile to finish. At most one completion runs per id; later callers wait
- * for it.
+ * and runs the offset hooks, then the transaction completes (Complete*). EndTxn is answered once
+ * the markers and offsets are durable, so a committed transaction is readable once
+ * commitTransaction() returns; a dispatch that fails answers COORDINATOR_NOT_AVAILABLE and leaves the
+ * transaction prepared, for the client's retry or the sweeper's reconcile to finish. At most one
+ * completion runs per id; later callers wait for it. A command for an id whose previous transition
+ * is still being written waits for that write.
  *
  * <p>Also the local {@link TransactionVerifier}: the produce path and TxnOffsetCommit ask it whether
  * a partition or group is in a producer's transaction.
@@ -59,7 +61,7 @@ public final class TransactionCoordinatorService implements TransactionCoordinat
     private final TxnMarkerDispatcher dispatcher;
     private final Clock clock;
     private final List<TxnSlot> slots = new ArrayList<>(TxnSlots.COUNT);
-    private final Map<String, CompletableFuture<KafkaError>> completions = new ConcurrentHashMap<>();
+    private final Map<String, Completion> completions = new ConcurrentHashMap<>();
 
     /**
      * @param io               runs the slot writes and the marker queue
@@ -119,16 +121,25 @@ public final class TransactionCoordinatorService implements TransactionCoordinat
             return CompletableFuture.completedFuture(InitProducerIdResult.failed(refused));
         }
         TxnSlot slot = slotOf(transactionalId);
-        long now = clock.nowMs();
         ProducerIdAndEpoch claimed = expected == null ? null
                 : new ProducerIdAndEpoch(expected.producerId(), expected.producerEpoch());
-        Optional<Transaction> before = slot.get(transactionalId);
-        TxnSlot.Run<InitResult> run = slot.run(transactionalId, new TxnCommand.InitProducerId(timeoutMs, claimed, -1L), now,
-                () -> Transaction.create(transactionalId, producerIds.newProducerId(), timeoutMs, now));
-        if (run.status() == TxnSlot.Status.RAN && run.response().needsFreshProducerId()) {
-            run = slot.run(transactionalId, new TxnCommand.InitProducerId(timeoutMs, claimed, producerIds.newProducerId()),
-                    now, null);
-        }
+        AtomicReference<Optional<Transaction>> before = new AtomicReference<>(Optional.empty());
+        return whenIdle(slot, transactionalId, () -> {
+            long now = clock.nowMs();
+            before.set(slot.get(transactionalId)); // the state the bump is measured against, before the write lands
+            TxnSlot.Run<InitResult> first = slot.run(transactionalId, new TxnCommand.InitProducerId(timeoutMs, claimed, -1L),
+                    now, () -> Transaction.create(transactionalId, producerIds.newProducerId(), timeoutMs, now));
+            if (first.status() == TxnSlot.Status.RAN && first.response().needsFreshProducerId()) {
+                return slot.run(transactionalId, new TxnCommand.InitProducerId(timeoutMs, claimed,
+                        producerIds.newProducerId()), now, null);
+            }
+            return first;
+        }).thenCompose(run -> initialized(slot, transactionalId, before.get(), run));
+    }
+
+    /** What an InitProducerId that ran answers, once its change is durable. */
+    private CompletableFuture<InitProducerIdResult> initialized(TxnSlot slot, String transactionalId,
+                                                                Optional<Transaction> before, TxnSlot.Run<InitResult> run) {
         if (run.status() != TxnSlot.Status.RAN) {
             return CompletableFuture.completedFuture(InitProducerIdResult.failed(KafkaError.CONCURRENT_TRANSACTIONS));
         }
@@ -181,14 +192,15 @@ public final class TransactionCoordinatorService implements TransactionCoordinat
             return CompletableFuture.completedFuture(refused);
         }
         TxnSlot slot = slotOf(transactionalId);
-        TxnSlot.Run<EndResult> run = slot.run(transactionalId,
-                new TxnCommand.EndTxn(producerId, producerEpoch, commit, true), clock.nowMs(), null);
-        if (run.status() != TxnSlot.Status.RAN) {
-            return CompletableFuture.completedFuture(statusError(run.status()));
-        }
-        EndResult result = run.response();
-        return whenDurable(run, e -> e, () -> result.awaitMarkers() ? awaitCompletion(slot, transactionalId)
-                : CompletableFuture.completedFuture(result.error()));
+        return whenIdle(slot, transactionalId, () -> slot.run(transactionalId,
+                new TxnCommand.EndTxn(producerId, producerEpoch, commit, true), clock.nowMs(), null)).thenCompose(run -> {
+                    if (run.status() != TxnSlot.Status.RAN) {
+                        return CompletableFuture.completedFuture(statusError(run.status()));
+                    }
+                    EndResult result = run.response();
+                    return whenDurable(run, e -> e, () -> result.awaitMarkers() ? awaitCompletion(slot, transactionalId)
+                            : CompletableFuture.completedFuture(result.error()));
+                });
     }
 
     // ----------------------------------------------------------------------------------- verification
@@ -309,48 +321,57 @@ public final class TransactionCoordinatorService implements TransactionCoordinat
 
     /**
      * Sees the id's prepared transaction through: markers, offset hooks, then Complete*. Joins the
-     * completion already running for the id, if any. Completes with NONE once complete, or with
-     * COORDINATOR_NOT_AVAILABLE when a marker or hook failed (the transaction stays prepared).
+     * completion already running for the id, if any. Completes with NONE once every marker and
+     * offset hook is durable - the outcome is then settled: should the Complete* write not land, the
+     * transaction is still prepared on disk and the reconcile finishes it again, idempotently - or
+     * with COORDINATOR_NOT_AVAILABLE when a marker or hook failed (the transaction stays prepared).
+     * Later commands for the id wait for the Complete* write.
      */
     private CompletableFuture<KafkaError> awaitCompletion(TxnSlot slot, String transactionalId) {
-        CompletableFuture<KafkaError> created = new CompletableFuture<>();
-        CompletableFuture<KafkaError> running = completions.putIfAbsent(transactionalId, created);
+        Completion created = new Completion(new CompletableFuture<>());
+        Completion running = completions.putIfAbsent(transactionalId, created);
         if (running != null) {
-            return running;
+            return running.answer;
         }
         Optional<Transaction> prepared = slot.get(transactionalId).filter(t -> t.state().isPrepared());
         if (prepared.isEmpty()) {
             completions.remove(transactionalId, created);
-            created.complete(KafkaError.NONE); // completed by a completion that just finished
-            return created;
+            created.answer.complete(KafkaError.NONE); // completed by a completion that just finished
+            return created.answer;
         }
         Transaction txn = prepared.get();
-        CompletableFuture<Void> done;
+        CompletableFuture<Void> placed;
         try {
-            done = dispatcher.dispatch(txn).thenCompose(v -> {
-                TxnSlot.Run<KafkaError> run = slot.run(transactionalId, new TxnCommand.CompleteEnd(), clock.nowMs(), null);
-                if (run.status() != TxnSlot.Status.RAN || run.response() != KafkaError.NONE) {
-                    throw new IllegalStateException("cannot complete " + transactionalId + ": " + run.status());
-                }
-                return run.durable();
-            });
+            placed = dispatcher.dispatch(txn);
         } catch (RuntimeException e) {
-            done = CompletableFuture.failedFuture(e);
+            placed = CompletableFuture.failedFuture(e);
         }
-        done.whenComplete((v, failure) -> {
+        placed.thenCompose(v -> {
+            created.answer.complete(KafkaError.NONE);
+            return whenIdle(slot, transactionalId, () -> slot.run(transactionalId, new TxnCommand.CompleteEnd(),
+                    clock.nowMs(), null));
+        }).thenCompose(run -> {
+            if (run.status() != TxnSlot.Status.RAN || run.response() != KafkaError.NONE) {
+                throw new IllegalStateException("cannot complete " + transactionalId + ": " + run.status());
+            }
+            return run.durable();
+        }).whenComplete((v, failure) -> {
             completions.remove(transactionalId, created);
             if (failure != null) {
                 LOG.warn("transactional id {}: {} of producer {} epoch {} not completed; retried by the client or the "
                         + "next sweep: {}", transactionalId, txn.state(), txn.producerId(), txn.producerEpoch(),
                         failure.toString());
-                created.complete(KafkaError.COORDINATOR_NOT_AVAILABLE);
+                created.answer.complete(KafkaError.COORDINATOR_NOT_AVAILABLE); // no-op if the markers were placed
             } else {
                 LOG.debug("transactional id {}: {} completed ({} partitions, {} groups)", transactionalId, txn.state(),
                         txn.partitions().size(), txn.groups().size());
-                created.complete(KafkaError.NONE);
             }
         });
-        return created;
+        return created.answer;
+    }
+
+    /** A completion in progress; {@code answer} completes as soon as the outcome is settled. */
+    private record Completion(CompletableFuture<KafkaError> answer) {
     }
 
     /** Runs a command that changes an id's transaction and answers with its error once durable. */
@@ -360,12 +381,28 @@ public final class TransactionCoordinatorService implements TransactionCoordinat
         if (refused != KafkaError.NONE) {
             return CompletableFuture.completedFuture(refused);
         }
-        TxnSlot.Run<KafkaError> run = slotOf(transactionalId).run(transactionalId, command, clock.nowMs(), null);
-        if (run.status() != TxnSlot.Status.RAN) {
-            return CompletableFuture.completedFuture(statusError(run.status()));
+        TxnSlot slot = slotOf(transactionalId);
+        return whenIdle(slot, transactionalId, () -> slot.run(transactionalId, command, clock.nowMs(), null))
+                .thenCompose(run -> {
+                    if (run.status() != TxnSlot.Status.RAN) {
+                        return CompletableFuture.completedFuture(statusError(run.status()));
+                    }
+                    KafkaError error = run.response();
+                    return whenDurable(run, failed, () -> CompletableFuture.completedFuture(error));
+                });
+    }
+
+    /**
+     * Runs {@code attempt} once the id has no transition being written: an earlier transition of the
+     * same id is waited for (whether it was written or not) and the command then runs on its outcome.
+     */
+    private static <R> CompletableFuture<TxnSlot.Run<R>> whenIdle(TxnSlot slot, String transactionalId,
+                                                                 Supplier<TxnSlot.Run<R>> attempt) {
+        TxnSlot.Run<R> run = attempt.get();
+        if (run.status() != TxnSlot.Status.BUSY) {
+            return CompletableFuture.completedFuture(run);
         }
-        KafkaError error = run.response();
-        return whenDurable(run, failed, () -> CompletableFuture.completedFuture(error));
+        return run.durable().handle((v, e) -> null).thenCompose(v -> whenIdle(slot, transactionalId, attempt));
     }
 
     /**

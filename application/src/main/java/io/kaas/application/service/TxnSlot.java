@@ -19,9 +19,9 @@ import java.util.function.Supplier;
  * The transactions of one of the 50 slots, as their coordinator holds them: what the slot file
  * says (durable, what every check reads) and the transitions on their way to it. Each transition
  * rewrites the whole file (temp, fsync, rename, directory fsync) through a {@link CoalescingWriter},
- * so transitions of different ids share writes. While an id's transition is being written, further
- * commands for it are answered CONCURRENT_TRANSACTIONS, as Apache answers while a transition is
- * pending.
+ * so transitions of different ids share writes. While an id's transition is being written, a further
+ * command for it is not run: the caller gets the write to wait for (Apache answers
+ * CONCURRENT_TRANSACTIONS while a transition is pending; kaas lets the command wait its turn).
  *
  * <p>Every access takes this object's lock.
  */
@@ -30,8 +30,8 @@ final class TxnSlot implements CoalescingWriter.Target<TxnSlot.Transition> {
     private final TransactionStateStore store;
     private final CoalescingWriter<Transition> writer;
     private final Map<String, Transaction> durable = new HashMap<>();
-    /** Ids with a transition queued or being written. */
-    private final Map<String, Transaction> pending = new HashMap<>();
+    /** Ids with a transition queued or being written, and that write. */
+    private final Map<String, CompletableFuture<Void>> pending = new HashMap<>();
     private boolean loaded;
 
     TxnSlot(int slot, TransactionStateStore store, Executor io) {
@@ -73,6 +73,9 @@ final class TxnSlot implements CoalescingWriter.Target<TxnSlot.Transition> {
     /** How a command went: ran (with its response, and when its change is durable), or could not run. */
     enum Status { RAN, BUSY, ABSENT }
 
+    /**
+     * @param durable when the change is durable (RAN); when the id's earlier transition is (BUSY)
+     */
     record Run<R>(Status status, TxnResult<R> result, CompletableFuture<Void> durable) {
         R response() {
             return result.response();
@@ -87,8 +90,9 @@ final class TxnSlot implements CoalescingWriter.Target<TxnSlot.Transition> {
      * @param create makes the entry of an unknown id (InitProducerId), or null
      */
     synchronized <R> Run<R> run(String transactionalId, TxnCommand<R> command, long nowMs, Supplier<Transaction> create) {
-        if (pending.containsKey(transactionalId)) {
-            return new Run<>(Status.BUSY, null, null);
+        CompletableFuture<Void> writing = pending.get(transactionalId);
+        if (writing != null) {
+            return new Run<>(Status.BUSY, null, writing);
         }
         Transaction current = durable.get(transactionalId);
         if (current == null) {
@@ -101,8 +105,11 @@ final class TxnSlot implements CoalescingWriter.Target<TxnSlot.Transition> {
         if (!result.changed()) {
             return new Run<>(Status.RAN, result, CompletableFuture.completedFuture(null));
         }
-        pending.put(transactionalId, result.next());
-        return new Run<>(Status.RAN, result, writer.submit(new Transition(transactionalId, result.next())));
+        CompletableFuture<Void> durable = writer.submit(new Transition(transactionalId, result.next()));
+        if (!durable.isDone()) {
+            pending.put(transactionalId, durable);
+        }
+        return new Run<>(Status.RAN, result, durable);
     }
 
     @Override

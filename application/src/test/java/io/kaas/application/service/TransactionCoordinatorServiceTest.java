@@ -42,16 +42,19 @@ class TransactionCoordinatorServiceTest {
     }
 
     @Test
-    void whileAnIdsTransitionIsBeingWrittenItsNextCommandIsConcurrentTransactions() {
+    void aCommandForAnIdWhoseTransitionIsBeingWrittenWaitsForIt() {
         InitProducerIdResult p = f.init("tx");
         CompletableFuture<Map<TopicPartition, KafkaError>> adding = f.coordinator()
                 .addPartitions("tx", p.producerId(), p.producerEpoch(), Set.of(OUT0)).toCompletableFuture();
 
-        KafkaError second = f.coordinator().endTxn("tx", p.producerId(), p.producerEpoch(), true).toCompletableFuture().join();
+        CompletableFuture<KafkaError> ending = f.coordinator().endTxn("tx", p.producerId(), p.producerEpoch(), true)
+                .toCompletableFuture();
 
-        assertThat(second).isEqualTo(KafkaError.CONCURRENT_TRANSACTIONS);
+        assertThat(ending).as("runs once the add is durable").isNotDone();
         f.io.runAll();
         assertThat(adding.join()).containsEntry(OUT0, KafkaError.NONE);
+        assertThat(ending.join()).as("it ran on the added partition").isEqualTo(KafkaError.NONE);
+        assertThat(f.offsets(OUT0).highWatermark()).isEqualTo(1L);
     }
 
     @Test
