@@ -173,10 +173,11 @@ final class MemoryPartitionLog implements PartitionLog {
         }
         ByteBuffer slice = start.arena.asReadOnlyBuffer();
         slice.limit(end).position(start.position);
-        List<AbortedTxn> abortedHere = new ArrayList<>();
-        if (readCommitted) {
-            TransactionalState.collect(aborted, view.abortedCount, fetchOffset, endOffset, abortedHere);
+        if (!readCommitted) {
+            return new LogRead(KafkaError.NONE, offsets, slice.slice());
         }
+        List<AbortedTxn> abortedHere = new ArrayList<>();
+        TransactionalState.collect(aborted, view.abortedCount, fetchOffset, endOffset, abortedHere);
         return new LogRead(KafkaError.NONE, offsets, slice.slice(), abortedHere);
     }
 

@@ -24,7 +24,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
@@ -61,7 +60,7 @@ public final class TransactionCoordinatorService implements TransactionCoordinat
     private final TxnMarkerDispatcher dispatcher;
     private final Clock clock;
     private final List<TxnSlot> slots = new ArrayList<>(TxnSlots.COUNT);
-    private final Map<String, Completion> completions = new ConcurrentHashMap<>();
+    private final TxnCompletions completions;
 
     /**
      * @param io               runs the slot writes and the marker queue
@@ -78,6 +77,7 @@ public final class TransactionCoordinatorService implements TransactionCoordinat
         this.producers = producers;
         this.clock = clock;
         this.dispatcher = new TxnMarkerDispatcher(markers, queue, cluster, io, coordinatorEpoch);
+        this.completions = new TxnCompletions(dispatcher, clock);
         for (int i = 0; i < TxnSlots.COUNT; i++) {
             slots.add(new TxnSlot(i, store, io));
         }
@@ -124,7 +124,7 @@ public final class TransactionCoordinatorService implements TransactionCoordinat
         ProducerIdAndEpoch claimed = expected == null ? null
                 : new ProducerIdAndEpoch(expected.producerId(), expected.producerEpoch());
         AtomicReference<Optional<Transaction>> before = new AtomicReference<>(Optional.empty());
-        return whenIdle(slot, transactionalId, () -> {
+        return slot.whenIdle(() -> {
             long now = clock.nowMs();
             before.set(slot.get(transactionalId)); // the state the bump is measured against, before the write lands
             TxnSlot.Run<InitResult> first = slot.run(transactionalId, new TxnCommand.InitProducerId(timeoutMs, claimed, -1L),
@@ -150,7 +150,7 @@ public final class TransactionCoordinatorService implements TransactionCoordinat
                 LOG.info("transactional id {} rejoined during a transaction: aborting it under epoch {} first",
                         transactionalId, next.producerEpoch());
                 fenceBump(before, next);
-                awaitCompletion(slot, transactionalId);
+                completions.complete(slot, transactionalId);
                 return CompletableFuture.completedFuture(InitProducerIdResult.failed(result.error()));
             }
             if (result.error() != KafkaError.NONE) {
@@ -192,13 +192,13 @@ public final class TransactionCoordinatorService implements TransactionCoordinat
             return CompletableFuture.completedFuture(refused);
         }
         TxnSlot slot = slotOf(transactionalId);
-        return whenIdle(slot, transactionalId, () -> slot.run(transactionalId,
+        return slot.whenIdle(() -> slot.run(transactionalId,
                 new TxnCommand.EndTxn(producerId, producerEpoch, commit, true), clock.nowMs(), null)).thenCompose(run -> {
                     if (run.status() != TxnSlot.Status.RAN) {
                         return CompletableFuture.completedFuture(statusError(run.status()));
                     }
                     EndResult result = run.response();
-                    return whenDurable(run, e -> e, () -> result.awaitMarkers() ? awaitCompletion(slot, transactionalId)
+                    return whenDurable(run, e -> e, () -> result.awaitMarkers() ? completions.complete(slot, transactionalId)
                             : CompletableFuture.completedFuture(result.error()));
                 });
     }
@@ -244,7 +244,7 @@ public final class TransactionCoordinatorService implements TransactionCoordinat
             } else {
                 Transaction t = txn.get();
                 out.add(new TransactionDescription(id, KafkaError.NONE, t.state().displayName(), t.producerId(),
-                        t.producerEpoch(), t.timeoutMs(), t.state() == TxnState.EMPTY ? -1L : t.startMs(), t.partitions()));
+                        t.producerEpoch(), t.timeoutMs(), t.startMs(), t.partitions()));
             }
         }
         return CompletableFuture.completedFuture(out);
@@ -283,7 +283,7 @@ public final class TransactionCoordinatorService implements TransactionCoordinat
                         txn.transactionalId(), txn.producerId(), txn.timeoutMs(), next.producerEpoch());
                 run.durable().thenRun(() -> {
                     fenceBump(Optional.of(txn), next);
-                    awaitCompletion(slot, txn.transactionalId());
+                    completions.complete(slot, txn.transactionalId());
                 }).exceptionally(e -> {
                     LOG.warn("timeout abort of {} not durable; the next sweep retries: {}", txn.transactionalId(), e.toString());
                     return null;
@@ -296,7 +296,7 @@ public final class TransactionCoordinatorService implements TransactionCoordinat
     void reconcile() {
         forEachOwned((slot, txn) -> {
             if (txn.state().isPrepared()) {
-                awaitCompletion(slot, txn.transactionalId());
+                completions.complete(slot, txn.transactionalId());
             }
         });
     }
@@ -312,67 +312,7 @@ public final class TransactionCoordinatorService implements TransactionCoordinat
         });
     }
 
-    /** Whether a completion is running for the id (for tests and the sweeper's logs). */
-    boolean isCompleting(String transactionalId) {
-        return completions.containsKey(transactionalId);
-    }
-
     // ----------------------------------------------------------------------------------- internals
-
-    /**
-     * Sees the id's prepared transaction through: markers, offset hooks, then Complete*. Joins the
-     * completion already running for the id, if any. Completes with NONE once every marker and
-     * offset hook is durable - the outcome is then settled: should the Complete* write not land, the
-     * transaction is still prepared on disk and the reconcile finishes it again, idempotently - or
-     * with COORDINATOR_NOT_AVAILABLE when a marker or hook failed (the transaction stays prepared).
-     * Later commands for the id wait for the Complete* write.
-     */
-    private CompletableFuture<KafkaError> awaitCompletion(TxnSlot slot, String transactionalId) {
-        Completion created = new Completion(new CompletableFuture<>());
-        Completion running = completions.putIfAbsent(transactionalId, created);
-        if (running != null) {
-            return running.answer;
-        }
-        Optional<Transaction> prepared = slot.get(transactionalId).filter(t -> t.state().isPrepared());
-        if (prepared.isEmpty()) {
-            completions.remove(transactionalId, created);
-            created.answer.complete(KafkaError.NONE); // completed by a completion that just finished
-            return created.answer;
-        }
-        Transaction txn = prepared.get();
-        CompletableFuture<Void> placed;
-        try {
-            placed = dispatcher.dispatch(txn);
-        } catch (RuntimeException e) {
-            placed = CompletableFuture.failedFuture(e);
-        }
-        placed.thenCompose(v -> {
-            created.answer.complete(KafkaError.NONE);
-            return whenIdle(slot, transactionalId, () -> slot.run(transactionalId, new TxnCommand.CompleteEnd(),
-                    clock.nowMs(), null));
-        }).thenCompose(run -> {
-            if (run.status() != TxnSlot.Status.RAN || run.response() != KafkaError.NONE) {
-                throw new IllegalStateException("cannot complete " + transactionalId + ": " + run.status());
-            }
-            return run.durable();
-        }).whenComplete((v, failure) -> {
-            completions.remove(transactionalId, created);
-            if (failure != null) {
-                LOG.warn("transactional id {}: {} of producer {} epoch {} not completed; retried by the client or the "
-                        + "next sweep: {}", transactionalId, txn.state(), txn.producerId(), txn.producerEpoch(),
-                        failure.toString());
-                created.answer.complete(KafkaError.COORDINATOR_NOT_AVAILABLE); // no-op if the markers were placed
-            } else {
-                LOG.debug("transactional id {}: {} completed ({} partitions, {} groups)", transactionalId, txn.state(),
-                        txn.partitions().size(), txn.groups().size());
-            }
-        });
-        return created.answer;
-    }
-
-    /** A completion in progress; {@code answer} completes as soon as the outcome is settled. */
-    private record Completion(CompletableFuture<KafkaError> answer) {
-    }
 
     /** Runs a command that changes an id's transaction and answers with its error once durable. */
     private CompletableFuture<KafkaError> change(String transactionalId, TxnCommand<KafkaError> command,
@@ -382,7 +322,7 @@ public final class TransactionCoordinatorService implements TransactionCoordinat
             return CompletableFuture.completedFuture(refused);
         }
         TxnSlot slot = slotOf(transactionalId);
-        return whenIdle(slot, transactionalId, () -> slot.run(transactionalId, command, clock.nowMs(), null))
+        return slot.whenIdle(() -> slot.run(transactionalId, command, clock.nowMs(), null))
                 .thenCompose(run -> {
                     if (run.status() != TxnSlot.Status.RAN) {
                         return CompletableFuture.completedFuture(statusError(run.status()));
@@ -390,19 +330,6 @@ public final class TransactionCoordinatorService implements TransactionCoordinat
                     KafkaError error = run.response();
                     return whenDurable(run, failed, () -> CompletableFuture.completedFuture(error));
                 });
-    }
-
-    /**
-     * Runs {@code attempt} once the id has no transition being written: an earlier transition of the
-     * same id is waited for (whether it was written or not) and the command then runs on its outcome.
-     */
-    private static <R> CompletableFuture<TxnSlot.Run<R>> whenIdle(TxnSlot slot, String transactionalId,
-                                                                 Supplier<TxnSlot.Run<R>> attempt) {
-        TxnSlot.Run<R> run = attempt.get();
-        if (run.status() != TxnSlot.Status.BUSY) {
-            return CompletableFuture.completedFuture(run);
-        }
-        return run.durable().handle((v, e) -> null).thenCompose(v -> whenIdle(slot, transactionalId, attempt));
     }
 
     /**

@@ -112,6 +112,19 @@ final class TxnSlot implements CoalescingWriter.Target<TxnSlot.Transition> {
         return new Run<>(Status.RAN, result, durable);
     }
 
+    /**
+     * Runs {@code attempt} (a {@link #run} on this slot) once the id has no transition being written:
+     * an earlier transition of the same id is waited for, whether it was written or not, and the
+     * command then runs on its outcome.
+     */
+    <R> CompletableFuture<Run<R>> whenIdle(Supplier<Run<R>> attempt) {
+        Run<R> run = attempt.get();
+        if (run.status() != Status.BUSY) {
+            return CompletableFuture.completedFuture(run);
+        }
+        return run.durable().handle((v, e) -> null).thenCompose(v -> whenIdle(attempt));
+    }
+
     @Override
     public Runnable prepare(List<Transition> changes) {
         Map<String, Transaction> next = new HashMap<>(durable);
