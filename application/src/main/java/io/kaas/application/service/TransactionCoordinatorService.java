@@ -55,6 +55,7 @@ public final class TransactionCoordinatorService implements TransactionCoordinat
     private final TransactionSettings settings;
     private final TopicService topics;
     private final ClusterUseCase cluster;
+    private final Executor io;
     private final ProducerIdUseCase producerIds;
     private final ProducerStateService producers;
     private final TxnMarkerDispatcher dispatcher;
@@ -63,7 +64,7 @@ public final class TransactionCoordinatorService implements TransactionCoordinat
     private final TxnCompletions completions;
 
     /**
-     * @param io               runs the slot writes and the marker queue
+     * @param io               runs the slot writes, the marker queue and producer-id allocation
      * @param coordinatorEpoch the coordinator epoch written in markers
      */
     public TransactionCoordinatorService(TransactionSettings settings, TransactionStateStore store, TopicService topics,
@@ -73,6 +74,7 @@ public final class TransactionCoordinatorService implements TransactionCoordinat
         this.settings = settings;
         this.topics = topics;
         this.cluster = cluster;
+        this.io = io;
         this.producerIds = producerIds;
         this.producers = producers;
         this.clock = clock;
@@ -124,7 +126,8 @@ public final class TransactionCoordinatorService implements TransactionCoordinat
         ProducerIdAndEpoch claimed = expected == null ? null
                 : new ProducerIdAndEpoch(expected.producerId(), expected.producerEpoch());
         AtomicReference<Optional<Transaction>> before = new AtomicReference<>(Optional.empty());
-        return slot.whenIdle(() -> {
+        // On the I/O executor: a new id or a rotation takes a producer id, which may persist a new block.
+        return CompletableFuture.supplyAsync(() -> slot.whenIdle(() -> {
             long now = clock.nowMs();
             before.set(slot.get(transactionalId)); // the state the bump is measured against, before the write lands
             TxnSlot.Run<InitResult> first = slot.run(transactionalId, new TxnCommand.InitProducerId(timeoutMs, claimed, -1L),
@@ -134,7 +137,7 @@ public final class TransactionCoordinatorService implements TransactionCoordinat
                         producerIds.newProducerId()), now, null);
             }
             return first;
-        }).thenCompose(run -> initialized(slot, transactionalId, before.get(), run));
+        }), io).thenCompose(running -> running).thenCompose(run -> initialized(slot, transactionalId, before.get(), run));
     }
 
     /** What an InitProducerId that ran answers, once its change is durable. */
