@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
@@ -228,7 +229,7 @@ class TransactionsIT {
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
         for (ConsumerRecord<byte[], byte[]> r : batch) {
             producer.send(new ProducerRecord<>(output, 0, null,
-                    bytes("OUT-" + new String(r.value(), StandardCharsets.UTF_8).toUpperCase(java.util.Locale.ROOT))));
+                    bytes("OUT-" + new String(r.value(), StandardCharsets.UTF_8).toUpperCase(Locale.ROOT))));
             offsets.put(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1));
         }
         producer.sendOffsetsToTransaction(offsets, consumer.groupMetadata());
@@ -260,7 +261,7 @@ class TransactionsIT {
 
     private static Map<String, Object> readCommitted() {
         return Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG, IsolationLevel.READ_COMMITTED.toString().toLowerCase(
-                java.util.Locale.ROOT));
+                Locale.ROOT));
     }
 
     private static Map<String, Object> groupConsumer(String group) {

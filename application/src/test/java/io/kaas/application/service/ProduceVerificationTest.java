@@ -11,6 +11,8 @@ import io.kaas.domain.batch.TestBatches;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.topic.TopicPartition;
 import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -89,9 +91,9 @@ class ProduceVerificationTest {
 
     /** Answers each question when the test calls {@link #answer}, in order. */
     private static final class SlowVerifier implements TransactionVerifier {
-        final List<TopicPartition> asked = new java.util.ArrayList<>();
-        private final java.util.ArrayDeque<CompletableFuture<Map<TopicPartition, KafkaError>>> pending =
-                new java.util.ArrayDeque<>();
+        final List<TopicPartition> asked = new ArrayList<>();
+        private final ArrayDeque<CompletableFuture<Map<TopicPartition, KafkaError>>> pending =
+                new ArrayDeque<>();
 
         @Override
         public CompletionStage<Map<TopicPartition, KafkaError>> verifyPartitions(String transactionalId, long producerId,

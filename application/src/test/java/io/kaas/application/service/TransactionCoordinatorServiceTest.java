@@ -6,17 +6,23 @@ import static io.kaas.application.service.TxnFixture.OUT1;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.application.log.LogRead;
+import io.kaas.application.port.in.ClusterUseCase;
 import io.kaas.application.port.in.GroupCoordinator;
 import io.kaas.application.port.in.TransactionCoordinator.InitProducerIdResult;
+import io.kaas.application.port.out.MarkerQueue;
 import io.kaas.application.port.out.OffsetStore;
+import io.kaas.domain.batch.TestBatches;
 import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.group.GroupConfig;
 import io.kaas.domain.topic.TopicPartition;
 import io.kaas.domain.txn.Transaction;
 import io.kaas.domain.txn.TxnSlots;
 import io.kaas.domain.txn.TxnState;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
@@ -190,7 +196,7 @@ class TransactionCoordinatorServiceTest {
     void aRejoinFencesTheOldEpochOnEveryLocalPartitionAndLogsTheFence() {
         InitProducerIdResult p = f.init("tx");
         // An idempotent write of this producer id on a partition outside any transaction.
-        f.log(IN0).append(io.kaas.domain.batch.TestBatches.idempotent(p.producerId(), p.producerEpoch(), 0, 1), 0L);
+        f.log(IN0).append(TestBatches.idempotent(p.producerId(), p.producerEpoch(), 0, 1), 0L);
 
         InitProducerIdResult next = f.init("tx");
 
@@ -248,7 +254,7 @@ class TransactionCoordinatorServiceTest {
         InitProducerIdResult p = f.init("tx");
         f.add("tx", p, OUT0);
         f.produce("tx", p, OUT0, 0, 1);
-        f.queue.enqueue(TxnFixture.BROKER_ID, new io.kaas.application.port.out.MarkerQueue.QueuedMarkers(p.producerId(),
+        f.queue.enqueue(TxnFixture.BROKER_ID, new MarkerQueue.QueuedMarkers(p.producerId(),
                 p.producerEpoch(), 0, true, List.of(OUT0)));
 
         f.txn.sweeper().applyQueuedMarkers();
@@ -276,9 +282,9 @@ class TransactionCoordinatorServiceTest {
         assertThat(stored.pendingTransactional()).containsKey(p.producerId());
 
         // A new group coordinator over the same file: the staged offsets are still pending.
-        GroupCoordinatorService reloaded = new GroupCoordinatorService(io.kaas.domain.group.GroupConfig.DEFAULTS, f.offsets,
+        GroupCoordinatorService reloaded = new GroupCoordinatorService(GroupConfig.DEFAULTS, f.offsets,
                 f.topics, new StandaloneCluster("c", 0, "localhost", () -> 9092), f.clock, f.scheduler, f.io,
-                java.util.UUID::randomUUID, f.coordinator());
+                UUID::randomUUID, f.coordinator());
         f.txn.bindGroups(reloaded);
         assertThat(f.settle(reloaded.fetchOffsets("g", List.of(IN0), true)).partitions().get(0).error())
                 .isEqualTo(KafkaError.UNSTABLE_OFFSET_COMMIT);
@@ -304,8 +310,8 @@ class TransactionCoordinatorServiceTest {
     }
 
     /** The standalone cluster, except that broker {@code other} leads partition 1 of every topic (or, -1: coordinates every slot). */
-    private record Routing(io.kaas.application.port.in.ClusterUseCase standalone, int other)
-            implements io.kaas.application.port.in.ClusterUseCase {
+    private record Routing(ClusterUseCase standalone, int other)
+            implements ClusterUseCase {
         @Override
         public String clusterId() {
             return standalone.clusterId();
@@ -332,18 +338,18 @@ class TransactionCoordinatorServiceTest {
         }
 
         @Override
-        public java.util.Optional<Broker> groupCoordinator(String groupId) {
+        public Optional<Broker> groupCoordinator(String groupId) {
             return standalone.groupCoordinator(groupId);
         }
 
         @Override
-        public java.util.Optional<Broker> transactionCoordinator(String transactionalId) {
+        public Optional<Broker> transactionCoordinator(String transactionalId) {
             return transactionSlotCoordinator(TxnSlots.slotFor(transactionalId));
         }
 
         @Override
-        public java.util.Optional<Broker> transactionSlotCoordinator(int slot) {
-            return other < 0 ? java.util.Optional.of(new Broker(1, "peer", 9093)) : standalone.transactionSlotCoordinator(slot);
+        public Optional<Broker> transactionSlotCoordinator(int slot) {
+            return other < 0 ? Optional.of(new Broker(1, "peer", 9093)) : standalone.transactionSlotCoordinator(slot);
         }
     }
 }

@@ -15,6 +15,7 @@ import io.kaas.application.memory.InMemoryProducerIdBlockStore;
 import io.kaas.application.memory.InMemoryTopicStore;
 import io.kaas.application.memory.InMemoryTransactionStateStore;
 import io.kaas.application.port.in.ClusterUseCase;
+import io.kaas.application.port.in.ProduceUseCase;
 import io.kaas.application.port.in.TopicAdminUseCase;
 import io.kaas.application.port.in.TransactionCoordinator;
 import io.kaas.application.port.out.TransactionStateStore;
@@ -24,6 +25,8 @@ import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.group.GroupConfig;
 import io.kaas.domain.topic.TopicPartition;
 import io.kaas.domain.txn.Transaction;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
@@ -110,8 +113,8 @@ final class TxnFixture {
     KafkaError produce(String id, TransactionCoordinator.InitProducerIdResult p, TopicPartition tp, int seq, int records) {
         ByteBuffer batch = TestBatches.batch().transactional().producer(p.producerId(), p.producerEpoch(), seq)
                 .records(records).build();
-        return settle(produce.produce(new io.kaas.application.port.in.ProduceUseCase.Command(id, (short) -1, 30_000,
-                List.of(new io.kaas.application.port.in.ProduceUseCase.PartitionRecords(tp, batch))))).get(0).error();
+        return settle(produce.produce(new ProduceUseCase.Command(id, (short) -1, 30_000,
+                List.of(new ProduceUseCase.PartitionRecords(tp, batch))))).get(0).error();
     }
 
     KafkaError end(String id, TransactionCoordinator.InitProducerIdResult p, boolean commit) {
@@ -148,7 +151,7 @@ final class TxnFixture {
         @Override
         public void save(int slot, List<Transaction> transactions) {
             if (failing.get()) {
-                throw new java.io.UncheckedIOException(new java.io.IOException("disk gone"));
+                throw new UncheckedIOException(new IOException("disk gone"));
             }
             saves++;
             delegate.save(slot, transactions);

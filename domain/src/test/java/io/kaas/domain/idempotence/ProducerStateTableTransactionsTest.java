@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kaas.domain.batch.RecordBatchHeader;
 import io.kaas.domain.batch.TestBatches;
 import io.kaas.domain.error.KafkaError;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -55,7 +56,7 @@ class ProducerStateTableTransactionsTest {
         assertThat(table.firstUnstableOffset()).hasValue(first);
         assertThat(table.hasOngoingTransaction(PID)).isTrue();
 
-        List<CompletedTransaction> completed = new java.util.ArrayList<>();
+        List<CompletedTransaction> completed = new ArrayList<>();
         long commitAt = marker(PID, EPOCH, true, completed);
         assertThat(completed).containsExactly(new CompletedTransaction(PID, first, commitAt, false));
         assertThat(table.firstUnstableOffset()).hasValue(second);
@@ -67,7 +68,7 @@ class ProducerStateTableTransactionsTest {
 
     @Test
     void aMarkerForAProducerWithNothingHereEndsNothing() {
-        List<CompletedTransaction> completed = new java.util.ArrayList<>();
+        List<CompletedTransaction> completed = new ArrayList<>();
         marker(PID, EPOCH, true, completed);
         marker(PID, EPOCH, true, completed); // a retried marker
 
@@ -100,7 +101,7 @@ class ProducerStateTableTransactionsTest {
     @Test
     void anAbortMarkerWithABumpedEpochFencesTheOldSession() {
         append(txnBatch(PID, EPOCH, 0, 2));
-        List<CompletedTransaction> completed = new java.util.ArrayList<>();
+        List<CompletedTransaction> completed = new ArrayList<>();
         marker(PID, (short) (EPOCH + 1), false, completed);
 
         assertThat(completed).singleElement().satisfies(c -> assertThat(c.aborted()).isTrue());

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kaas.domain.error.KafkaError;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -394,7 +395,7 @@ class TransactionTest {
     void replayingTheEventsRebuildsTheTransaction() {
         TxnTestContext ctx = TxnTestContext.initialized();
         Transaction start = ctx.txn;
-        List<TxnEvent> events = new java.util.ArrayList<>();
+        List<TxnEvent> events = new ArrayList<>();
         ctx.add(PID, (short) 0, P0);
         events.addAll(ctx.last.events());
         ctx.addGroup(PID, (short) 0, "g");

@@ -15,7 +15,9 @@ import io.kaas.domain.idempotence.VerificationGuard;
 import io.kaas.domain.log.AbortedTxn;
 import io.kaas.domain.log.SegmentName;
 import io.kaas.domain.topic.Topic;
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -194,7 +196,7 @@ class TransactionalLogTest {
         }
         try (var handle = f.sim.open(f.dir(topic, 0).resolve(active.txnIndexFile()), true)) {
             handle.write(ByteBuffer.wrap(new byte[] {9, 9, 9}), handle.size());
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new AssertionError(e);
         }
 
@@ -221,7 +223,7 @@ class TransactionalLogTest {
 
     /** Aborted transactions of A, each a few batches, spread over several segments; their index entries. */
     private List<AbortedTxn> writeAbortsAcrossSegments(PartitionLog log) {
-        List<AbortedTxn> aborted = new java.util.ArrayList<>();
+        List<AbortedTxn> aborted = new ArrayList<>();
         int seq = 0;
         for (int t = 0; t < 4; t++) {
             long first = append(log, txn(A, seq, 3));
@@ -237,7 +239,7 @@ class TransactionalLogTest {
 
     /** Every aborted transaction a consumer reading from {@code from} to the end is told of. */
     private static List<AbortedTxn> collect(PartitionLog log, long from) {
-        List<AbortedTxn> out = new java.util.ArrayList<>();
+        List<AbortedTxn> out = new ArrayList<>();
         long next = from;
         while (next < log.offsets().lastStableOffset()) {
             LogRead read = readCommitted(log, next);

@@ -7,6 +7,7 @@ import io.kaas.adapter.wire.support.NettyLeakDetection;
 import io.kaas.adapter.wire.support.ServedVersions;
 import io.kaas.adapter.wire.support.TxnDriver;
 import io.kaas.adapter.wire.support.WireChannel;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -121,7 +122,7 @@ class AddPartitionsToTxnHandlerTest {
         AddPartitionsToTxnRequestData.AddPartitionsToTxnTopicCollection topics =
                 new AddPartitionsToTxnRequestData.AddPartitionsToTxnTopicCollection();
         topics.add(new AddPartitionsToTxnRequestData.AddPartitionsToTxnTopic().setName("out")
-                .setPartitions(java.util.Arrays.stream(partitions).boxed().toList()));
+                .setPartitions(Arrays.stream(partitions).boxed().toList()));
         return new AddPartitionsToTxnRequestData.AddPartitionsToTxnTransaction().setTransactionalId(id)
                 .setProducerId(producer.producerId()).setProducerEpoch(producer.epoch()).setVerifyOnly(verifyOnly)
                 .setTopics(topics);

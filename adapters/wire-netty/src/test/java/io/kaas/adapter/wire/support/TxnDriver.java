@@ -3,6 +3,7 @@ package io.kaas.adapter.wire.support;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.message.AddOffsetsToTxnRequestData;
@@ -74,7 +75,7 @@ public final class TxnDriver {
     }
 
     public Errors addPartitions(String topic, int... partitions) {
-        List<TopicPartition> tps = java.util.Arrays.stream(partitions).mapToObj(p -> new TopicPartition(topic, p)).toList();
+        List<TopicPartition> tps = Arrays.stream(partitions).mapToObj(p -> new TopicPartition(topic, p)).toList();
         AddPartitionsToTxnResponse response = wire.roundTrip(AddPartitionsToTxnRequest.Builder
                 .forClient(transactionalId, producerId, epoch, tps).build((short) 3));
         return response.errors().get(AddPartitionsToTxnResponse.V3_AND_BELOW_TXN_ID).values().iterator().next();
