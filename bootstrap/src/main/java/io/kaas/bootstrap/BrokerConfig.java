@@ -3,6 +3,7 @@ package io.kaas.bootstrap;
 import io.kaas.adapter.wire.WireSettings;
 import io.kaas.application.log.LogConfig;
 import io.kaas.application.service.BrokerSettings;
+import io.kaas.application.service.TransactionSettings;
 import io.kaas.domain.group.GroupConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -41,12 +42,17 @@ import java.util.function.Function;
  * @param groups            the group coordinator, with Apache's defaults: {@code KAAS_GROUP_MIN_SESSION_TIMEOUT_MS}
  *                          (6000), {@code KAAS_GROUP_MAX_SESSION_TIMEOUT_MS} (1800000),
  *                          {@code KAAS_GROUP_INITIAL_REBALANCE_DELAY_MS} (3000), {@code KAAS_OFFSET_METADATA_MAX_BYTES} (4096)
+ * @param transactions      the transaction coordinator, with Apache's defaults: {@code KAAS_TRANSACTION_MAX_TIMEOUT_MS}
+ *                          (900000), {@code KAAS_TRANSACTION_ABORT_INTERVAL_MS} (10000: the timeout reaper and the
+ *                          marker reconcile), {@code KAAS_TRANSACTIONAL_ID_EXPIRATION_MS} (604800000),
+ *                          {@code KAAS_TRANSACTION_EXPIRY_INTERVAL_MS} (3600000),
+ *                          {@code KAAS_TRANSACTION_PARTITION_VERIFICATION} (true)
  */
 public record BrokerConfig(String bindHost, int port, String advertisedHost, Storage storage, Path dataDir,
                            int brokerId, Optional<String> clusterId, boolean autoCreateTopics, int defaultPartitions,
                            int messageMaxBytes, int maxFrameBytes, int ioThreads, LogConfig logDefaults,
                            long fsyncMaxLatencyMs, long retentionCheckIntervalMs, int maxPartitionsPerTopic,
-                           GroupConfig groups, Set<String> explicitlySet) {
+                           GroupConfig groups, TransactionSettings transactions, Set<String> explicitlySet) {
 
     public BrokerConfig {
         explicitlySet = Set.copyOf(explicitlySet);
@@ -96,6 +102,17 @@ public record BrokerConfig(String bindHost, int port, String advertisedHost, Sto
                                 0, Integer.MAX_VALUE),
                         r.integer("KAAS_OFFSET_METADATA_MAX_BYTES", GroupConfig.DEFAULTS.offsetMetadataMaxBytes(), 0,
                                 Integer.MAX_VALUE)),
+                new TransactionSettings(
+                        r.longValue("KAAS_TRANSACTION_MAX_TIMEOUT_MS", TransactionSettings.DEFAULTS.maxTimeoutMs(), 1,
+                                Integer.MAX_VALUE),
+                        r.longValue("KAAS_TRANSACTION_ABORT_INTERVAL_MS",
+                                TransactionSettings.DEFAULTS.abortTimedOutIntervalMs(), 1, Long.MAX_VALUE),
+                        r.longValue("KAAS_TRANSACTIONAL_ID_EXPIRATION_MS", TransactionSettings.DEFAULTS.idExpirationMs(), 1,
+                                Long.MAX_VALUE),
+                        r.longValue("KAAS_TRANSACTION_EXPIRY_INTERVAL_MS",
+                                TransactionSettings.DEFAULTS.removeExpiredIntervalMs(), 1, Long.MAX_VALUE),
+                        r.bool("KAAS_TRANSACTION_PARTITION_VERIFICATION",
+                                TransactionSettings.DEFAULTS.partitionVerification())),
                 r.setVariables());
         if (config.groups().minSessionTimeoutMs() > config.groups().maxSessionTimeoutMs()) {
             r.problem("KAAS_GROUP_MIN_SESSION_TIMEOUT_MS must not exceed KAAS_GROUP_MAX_SESSION_TIMEOUT_MS");

@@ -3,6 +3,7 @@ package io.kaas.bootstrap;
 import io.kaas.application.log.MemoryLogEngine;
 import io.kaas.domain.config.BrokerConfigs;
 import io.kaas.domain.config.ConfigType;
+import io.kaas.domain.txn.TxnSlots;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -69,7 +70,29 @@ final class BrokerConfigView {
                             + " produce is answered after an fsync.", "KAAS_FLUSH_INTERVAL_MESSAGES"),
             new Row("log.retention.check.interval.ms", ConfigType.LONG, BrokerConfig::retentionCheckIntervalMs,
                     "How often the retention sweep runs (KAAS_RETENTION_CHECK_INTERVAL_MS).",
-                    "KAAS_RETENTION_CHECK_INTERVAL_MS"));
+                    "KAAS_RETENTION_CHECK_INTERVAL_MS"),
+            new Row("transaction.max.timeout.ms", ConfigType.INT, c -> c.transactions().maxTimeoutMs(),
+                    "The longest transaction.timeout.ms a producer may ask for; InitProducerId refuses longer ones with"
+                            + " INVALID_TRANSACTION_TIMEOUT (KAAS_TRANSACTION_MAX_TIMEOUT_MS).",
+                    "KAAS_TRANSACTION_MAX_TIMEOUT_MS"),
+            new Row("transaction.abort.timed.out.transaction.cleanup.interval.ms", ConfigType.INT,
+                    c -> c.transactions().abortTimedOutIntervalMs(),
+                    "How often transactions past their timeout are aborted and prepared ones completed"
+                            + " (KAAS_TRANSACTION_ABORT_INTERVAL_MS).", "KAAS_TRANSACTION_ABORT_INTERVAL_MS"),
+            new Row("transactional.id.expiration.ms", ConfigType.INT, c -> c.transactions().idExpirationMs(),
+                    "How long a transactional id may go unused before the coordinator forgets it"
+                            + " (KAAS_TRANSACTIONAL_ID_EXPIRATION_MS).", "KAAS_TRANSACTIONAL_ID_EXPIRATION_MS"),
+            new Row("transaction.remove.expired.transaction.cleanup.interval.ms", ConfigType.INT,
+                    c -> c.transactions().removeExpiredIntervalMs(),
+                    "How often unused transactional ids are looked for (KAAS_TRANSACTION_EXPIRY_INTERVAL_MS).",
+                    "KAAS_TRANSACTION_EXPIRY_INTERVAL_MS"),
+            new Row("transaction.partition.verification.enable", ConfigType.BOOLEAN,
+                    c -> c.transactions().partitionVerification(),
+                    "Whether a transactional batch that would start a transaction on a partition is first checked with"
+                            + " the transaction coordinator (KAAS_TRANSACTION_PARTITION_VERIFICATION).",
+                    "KAAS_TRANSACTION_PARTITION_VERIFICATION"),
+            new Row("transaction.state.log.num.partitions", ConfigType.INT, c -> TxnSlots.COUNT,
+                    "Transaction state slots: always 50 files, __cluster/txn_state/slot-N.json.", new String[0]));
 
     /** The broker's settings as {@code config} runs them. */
     static BrokerConfigs of(BrokerConfig config) {

@@ -5,7 +5,10 @@ import io.kaas.adapter.fs.JacksonCodec;
 import io.kaas.adapter.fs.DataLayout;
 import io.kaas.adapter.fs.JsonOffsetStore;
 import io.kaas.adapter.fs.JsonProducerIdBlockStore;
+import io.kaas.adapter.fs.JsonMarkerQueue;
+import io.kaas.adapter.fs.JsonProducerFenceLog;
 import io.kaas.adapter.fs.JsonTopicStore;
+import io.kaas.adapter.fs.JsonTransactionStateStore;
 import io.kaas.adapter.fs.NioFilesystem;
 import io.kaas.adapter.wire.KafkaApis;
 import io.kaas.adapter.wire.KafkaServer;
@@ -15,9 +18,12 @@ import io.kaas.adapter.wire.dispatch.ConnectionLimits;
 import io.kaas.application.log.DiskLogEngine;
 import io.kaas.application.log.LogEngine;
 import io.kaas.application.log.MemoryLogEngine;
+import io.kaas.application.memory.InMemoryMarkerQueue;
 import io.kaas.application.memory.InMemoryOffsetStore;
+import io.kaas.application.memory.InMemoryProducerFenceLog;
 import io.kaas.application.memory.InMemoryProducerIdBlockStore;
 import io.kaas.application.memory.InMemoryTopicStore;
+import io.kaas.application.memory.InMemoryTransactionStateStore;
 import io.kaas.application.port.in.ClusterUseCase;
 import io.kaas.application.port.out.Clock;
 import io.kaas.application.port.out.ProducerIdBlockStore;
@@ -37,6 +43,7 @@ import io.kaas.application.service.ProducerIdService;
 import io.kaas.application.service.RetentionService;
 import io.kaas.application.service.StandaloneCluster;
 import io.kaas.application.service.TopicService;
+import io.kaas.application.service.TransactionServices;
 import io.kaas.domain.config.BrokerConfigs;
 import io.kaas.domain.topic.TopicIds;
 import java.util.UUID;
@@ -58,16 +65,19 @@ public final class KaasBroker implements AutoCloseable {
     private final LogEngine engine;
     private final RetentionService retention;
     private final GroupCoordinatorService groups;
+    private final TransactionServices transactions;
     private final KafkaServer server;
 
     private KaasBroker(BrokerConfig config, ExecutorScheduler scheduler, IoExecutor io, LogEngine engine,
-                       RetentionService retention, GroupCoordinatorService groups, KafkaServer server) {
+                       RetentionService retention, GroupCoordinatorService groups, TransactionServices transactions,
+                       KafkaServer server) {
         this.config = config;
         this.scheduler = scheduler;
         this.io = io;
         this.engine = engine;
         this.retention = retention;
         this.groups = groups;
+        this.transactions = transactions;
         this.server = server;
     }
 
@@ -102,27 +112,40 @@ public final class KaasBroker implements AutoCloseable {
         AtomicInteger boundPort = new AtomicInteger(config.port());
         ClusterUseCase cluster = new StandaloneCluster(clusterId, config.brokerId(), config.advertisedHost(),
                 boundPort::get);
+        ProducerIdService producerIds = new ProducerIdService(config.brokerId(), pidStore);
+        TransactionServices transactions = TransactionServices.create(config.transactions(),
+                disk ? new JsonTransactionStateStore(layout) : new InMemoryTransactionStateStore(),
+                disk ? new JsonMarkerQueue(layout) : new InMemoryMarkerQueue(),
+                disk ? new JsonProducerFenceLog(layout, config.brokerId()) : new InMemoryProducerFenceLog(config.brokerId()),
+                topics, cluster, producerIds, clock, scheduler, io);
         GroupCoordinatorService groups = new GroupCoordinatorService(config.groups(),
                 disk ? new JsonOffsetStore(layout) : new InMemoryOffsetStore(), topics, cluster, clock, scheduler, io,
-                UUID::randomUUID);
+                UUID::randomUUID, transactions.coordinator());
         topics.addDeletionListener(groups::onTopicDeleted);
+        transactions.bindGroups(groups);
+        transactions.start();
         KafkaServer server;
         try {
             server = KafkaServer.start(wire, KafkaApis.registry(new UseCases(
-                    new ProduceService(topics, clock, scheduler),
+                    new ProduceService(topics, clock, scheduler,
+                            config.transactions().partitionVerification() ? transactions.coordinator() : null),
                     new FetchService(topics, purgatory, scheduler),
                     new ListOffsetsService(topics),
                     new MetadataService(topics, cluster, settings),
                     topics,
                     cluster,
-                    new ProducerIdService(config.brokerId(), pidStore),
+                    producerIds,
                     new DeleteRecordsService(topics, io),
                     new ConfigService(topics, brokerConfigs, config.brokerId()),
                     new LogDirsService(topics, engine, io),
                     groups,
+                    transactions.coordinator(),
+                    transactions.markers(),
+                    transactions.producers(),
                     new PartitionLeadershipService(topics, cluster))), io);
         } catch (Exception e) {
             // Also a BindException, which Netty throws undeclared: a failed start leaves nothing running.
+            transactions.close();
             groups.close();
             retention.close();
             engine.close();
@@ -131,7 +154,7 @@ public final class KaasBroker implements AutoCloseable {
             throw e;
         }
         boundPort.set(server.port());
-        return new KaasBroker(config, scheduler, io, engine, retention, groups, server);
+        return new KaasBroker(config, scheduler, io, engine, retention, groups, transactions, server);
     }
 
     /** The port the Kafka listener is bound to. */
@@ -155,6 +178,7 @@ public final class KaasBroker implements AutoCloseable {
     @Override
     public void close() {
         server.close();
+        transactions.close();
         groups.close();
         retention.close();
         engine.close();

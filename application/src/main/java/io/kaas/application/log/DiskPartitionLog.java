@@ -6,8 +6,11 @@ import io.kaas.application.port.out.JsonCodec;
 import io.kaas.application.port.out.Scheduler;
 import io.kaas.domain.batch.RecordBatchHeader;
 import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.idempotence.CompletedTransaction;
 import io.kaas.domain.idempotence.ProducerStateTable;
 import io.kaas.domain.idempotence.SequenceCheck;
+import io.kaas.domain.idempotence.VerificationGuard;
+import io.kaas.domain.log.AbortedTxn;
 import io.kaas.domain.log.SegmentIndex;
 import io.kaas.domain.log.SegmentName;
 import io.kaas.domain.topic.TopicPartition;
@@ -33,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * the I/O executor, does everything slow: the group-commit fsync that completes every waiting
  * {@code acks=-1} append it covers, directory fsyncs for new segment files, sealing rolled segments
  * (fsync, index files, producer snapshot) and the recovery checkpoint every
- * {@value #CHECKPOINT_INTERVAL_BYTES} bytes. An fsync that outlives the watchdog, or fails, stalls
+ * {@value #CHECKPOINT_INTERVAL_BYTES} bytes. Transaction markers always ask for an fsync, and an
+ * ABORT of a transaction with records here also lands in the segment's {@code .txnindex}. An fsync that outlives the watchdog, or fails, stalls
  * the partition for good: later appends fail fast with KAFKA_STORAGE_ERROR.
  */
 final class DiskPartitionLog implements PartitionLog {
@@ -134,19 +138,15 @@ final class DiskPartitionLog implements PartitionLog {
     // ------------------------------------------------------------------------------------------ append
 
     @Override
-    public AppendResult append(ByteBuffer batch, long nowMs) {
+    public AppendResult append(ByteBuffer batch, long nowMs, VerificationGuard guard) {
         AppendResult result;
         synchronized (this) {
-            if (closed) {
-                return new AppendResult.Rejected(KafkaError.NOT_LEADER_OR_FOLLOWER, "The log of " + topicPartition
-                        + " is closed");
-            }
-            String failed = failure;
-            if (failed != null) {
-                return new AppendResult.Rejected(KafkaError.KAFKA_STORAGE_ERROR, failed);
+            AppendResult refused = refusal();
+            if (refused != null) {
+                return refused;
             }
             RecordBatchHeader header = RecordBatchHeader.at(batch);
-            SequenceCheck check = producers.classify(header);
+            SequenceCheck check = producers.classify(header, guard);
             if (check instanceof SequenceCheck.Duplicate duplicate) {
                 return new AppendResult.Duplicate(duplicate.original().firstOffset(), logStartOffset);
             }
@@ -154,46 +154,148 @@ final class DiskPartitionLog implements PartitionLog {
                 return new AppendResult.Rejected(reject.error(), reject.message());
             }
             LogConfig cfg = config;
-            int size = batch.remaining();
             try {
-                if (active().isFull(header, size, cfg.segmentBytes(), cfg.segmentMs(), nowMs)) {
-                    roll(nowMs);
-                }
+                write(batch, header, nowMs);
             } catch (IOException e) {
-                return storageError("cannot roll " + topicPartition + ": " + e.getMessage());
+                return storageError(e.getMessage());
             }
-            Segment active = active();
-            long baseOffset = active.nextOffset();
-            header.setBaseOffset(baseOffset);
-            header.setPartitionLeaderEpoch(epoch);
-            int position = active.size();
-            try {
-                active.log.write(batch.duplicate(), position);
-            } catch (IOException e) {
-                discardTail(active, position);
-                return storageError("cannot write " + topicPartition + ": " + e.getMessage());
-            }
-            active.added(position, header);
-            producers.record(header, baseOffset, nowMs);
+            producers.record(header, header.baseOffset(), nowMs);
             unflushedMessages += header.recordsCount();
             publish();
-            CompletionStage<Void> durable = CompletableFuture.completedFuture(null);
             if (lastFlushRequestMs < 0) {
                 lastFlushRequestMs = nowMs;
             }
-            if (unflushedMessages >= cfg.flushIntervalMessages() || nowMs - lastFlushRequestMs >= cfg.flushIntervalMs()) {
-                unflushedMessages = 0;
-                lastFlushRequestMs = nowMs;
-                requestedFlushOffset = active.nextOffset();
-                CompletableFuture<Void> waiter = new CompletableFuture<>();
-                waiters.addLast(new Waiter(requestedFlushOffset, waiter));
-                durable = waiter;
-                startCommitterIfIdle();
-            }
-            result = new AppendResult.Appended(baseOffset, -1L, logStartOffset, durable);
+            boolean flush = unflushedMessages >= cfg.flushIntervalMessages()
+                    || nowMs - lastFlushRequestMs >= cfg.flushIntervalMs();
+            result = new AppendResult.Appended(header.baseOffset(), -1L, logStartOffset,
+                    flush ? requestFlush(nowMs) : CompletableFuture.completedFuture(null));
         }
         listener.onAppend(topicPartition);
         return result;
+    }
+
+    /**
+     * Markers are always fsynced before they count: the coordinator completes a transaction only
+     * once every marker is durable, and a lost marker would leave the partition's last stable
+     * offset stuck behind the transaction.
+     */
+    @Override
+    public AppendResult appendMarker(TxnMarker marker, long nowMs) {
+        AppendResult result;
+        synchronized (this) {
+            AppendResult refused = refusal();
+            if (refused != null) {
+                return refused;
+            }
+            SequenceCheck check = producers.classifyMarker(marker.producerId(), marker.producerEpoch(),
+                    marker.coordinatorEpoch());
+            if (check instanceof SequenceCheck.Reject reject) {
+                return new AppendResult.Rejected(reject.error(), reject.message());
+            }
+            ByteBuffer batch = TransactionalState.markerBatch(marker, nowMs);
+            RecordBatchHeader header = RecordBatchHeader.at(batch);
+            try {
+                write(batch, header, nowMs);
+            } catch (IOException e) {
+                return storageError(e.getMessage());
+            }
+            Optional<CompletedTransaction> ended = producers.recordMarker(marker.producerId(), marker.producerEpoch(),
+                    marker.coordinatorEpoch(), marker.commit(), header.baseOffset(), nowMs);
+            if (ended.isPresent() && ended.get().aborted()) {
+                try {
+                    indexAborted(TransactionalState.abortedEntry(ended.get(), producers));
+                } catch (IOException e) {
+                    // The marker is in the log but its index entry is not: stop here rather than serve
+                    // read_committed fetches that miss an aborted transaction; recovery rebuilds the entry.
+                    String reason = "cannot write the transaction index of " + topicPartition + ": " + e.getMessage();
+                    publish();
+                    stallLater(reason);
+                    return storageError(reason);
+                }
+            }
+            unflushedMessages = 0;
+            publish();
+            result = new AppendResult.Appended(header.baseOffset(), -1L, logStartOffset, requestFlush(nowMs));
+        }
+        listener.onAppend(topicPartition);
+        return result;
+    }
+
+    /** Why no append may happen now, or null. Under the lock. */
+    private AppendResult refusal() {
+        if (closed) {
+            return new AppendResult.Rejected(KafkaError.NOT_LEADER_OR_FOLLOWER, "The log of " + topicPartition
+                    + " is closed");
+        }
+        String failed = failure;
+        return failed == null ? null : new AppendResult.Rejected(KafkaError.KAFKA_STORAGE_ERROR, failed);
+    }
+
+    /**
+     * Writes a classified batch at the log end: rolls if the active segment is full, rewrites the
+     * base offset and leader epoch in place, one positional write. Under the lock.
+     */
+    private void write(ByteBuffer batch, RecordBatchHeader header, long nowMs) throws IOException {
+        int size = batch.remaining();
+        try {
+            if (active().isFull(header, size, config.segmentBytes(), config.segmentMs(), nowMs)) {
+                roll(nowMs);
+            }
+        } catch (IOException e) {
+            throw new IOException("cannot roll " + topicPartition + ": " + e.getMessage(), e);
+        }
+        Segment active = active();
+        header.setBaseOffset(active.nextOffset());
+        header.setPartitionLeaderEpoch(epoch);
+        int position = active.size();
+        try {
+            active.log.write(batch.duplicate(), position);
+        } catch (IOException e) {
+            discardTail(active, position);
+            throw new IOException("cannot write " + topicPartition + ": " + e.getMessage(), e);
+        }
+        active.added(position, header);
+    }
+
+    /** Adds an aborted transaction to the active segment's index, opening its file first. Under the lock. */
+    private void indexAborted(AbortedTxn entry) throws IOException {
+        Segment active = active();
+        if (active.txnIndex == null) {
+            active.txnIndex = fs.open(files.txnIndex(active.name), true);
+            directoryDirty = true;
+        }
+        active.addAborted(entry);
+    }
+
+    /** Asks the committer for an fsync up to the log end; the stage completes when it is done. Under the lock. */
+    private CompletionStage<Void> requestFlush(long nowMs) {
+        unflushedMessages = 0;
+        lastFlushRequestMs = nowMs;
+        requestedFlushOffset = active().nextOffset();
+        CompletableFuture<Void> waiter = new CompletableFuture<>();
+        waiters.addLast(new Waiter(requestedFlushOffset, waiter));
+        startCommitterIfIdle();
+        return waiter;
+    }
+
+    /** {@link #stall} from under the lock: the waiters it fails must be completed outside it. */
+    private void stallLater(String reason) {
+        io.execute(() -> stall(reason));
+    }
+
+    @Override
+    public synchronized VerificationGuard beginVerification(long producerId) {
+        return producers.beginVerification(producerId);
+    }
+
+    @Override
+    public synchronized void fence(long producerId, short producerEpoch) {
+        producers.fence(producerId, producerEpoch);
+    }
+
+    @Override
+    public synchronized List<ProducerState> producers() {
+        return TransactionalState.describe(producers);
     }
 
     private AppendResult storageError(String message) {
@@ -229,7 +331,8 @@ final class DiskPartitionLog implements PartitionLog {
     /** Publishes a new read snapshot; closed segments' views are reused until the segment list changes. */
     private void publish() {
         long end = active().nextOffset();
-        published = new Published(closedViews, active().view(), new LogOffsets(logStartOffset, end, end));
+        published = new Published(closedViews, active().view(), new LogOffsets(logStartOffset, end, end,
+                TransactionalState.lastStableOffset(producers, end)));
     }
 
     /** Views of every segment but the active one; recomputed when segments roll or go. Under the lock. */
@@ -318,7 +421,7 @@ final class DiskPartitionLog implements PartitionLog {
             fs.fsyncDirectory(files.dir());
         }
         for (Segment s : work.toForce) {
-            s.log.force();
+            s.force();
         }
         for (Segment s : work.sealed) {
             writeIndexFiles(s, s.index.view());
@@ -394,20 +497,26 @@ final class DiskPartitionLog implements PartitionLog {
     // ------------------------------------------------------------------------------------------ read
 
     @Override
-    public LogRead read(long fetchOffset, int maxBytes, boolean minOneBatch) {
+    public LogRead read(long fetchOffset, int maxBytes, boolean minOneBatch, boolean readCommitted) {
         Published view = published;
         LogOffsets offsets = view.offsets;
         if (fetchOffset < offsets.logStartOffset() || fetchOffset > offsets.highWatermark()) {
             return LogRead.failed(KafkaError.OFFSET_OUT_OF_RANGE, offsets);
         }
-        if (fetchOffset == offsets.highWatermark()) {
+        long cap = readCommitted ? offsets.lastStableOffset() : offsets.highWatermark();
+        if (fetchOffset >= cap) {
             return LogRead.empty(offsets);
         }
         try {
-            for (int i = view.segmentIndexFor(fetchOffset); i < view.count(); i++) {
+            int first = view.segmentIndexFor(fetchOffset);
+            for (int i = first; i < view.count(); i++) {
                 Segment.View segment = view.get(i);
                 if (fetchOffset < segment.endOffset()) {
                     ByteBuffer records = readSegment(segment, fetchOffset, maxBytes, minOneBatch);
+                    if (readCommitted) {
+                        records.limit(records.position() + TransactionalState.prefixBelow(records, cap));
+                        return new LogRead(KafkaError.NONE, offsets, records, abortedIn(view, i, fetchOffset, records));
+                    }
                     return new LogRead(KafkaError.NONE, offsets, records);
                 }
             }
@@ -415,6 +524,27 @@ final class DiskPartitionLog implements PartitionLog {
         } catch (IOException e) {
             return LogRead.failed(KafkaError.KAFKA_STORAGE_ERROR, offsets);
         }
+    }
+
+    /**
+     * The aborted transactions overlapping what a read returned: their markers lie in the read's
+     * segment or a later one, so the indexes are walked from there (Apache's
+     * {@code collectAbortedTransactions}).
+     */
+    private static List<AbortedTxn> abortedIn(Published view, int fromSegment, long fetchOffset, ByteBuffer records) {
+        long upperBound = TransactionalState.endOffset(records);
+        List<AbortedTxn> aborted = new ArrayList<>();
+        if (upperBound < 0) {
+            return aborted;
+        }
+        for (int i = fromSegment; i < view.count(); i++) {
+            Segment.View segment = view.get(i);
+            if (TransactionalState.collect(segment.segment().aborted, segment.abortedCount(), fetchOffset, upperBound,
+                    aborted)) {
+                break;
+            }
+        }
+        return aborted;
     }
 
     /** Whole batches of one segment from the one holding {@code fetchOffset}, within {@code maxBytes}. */
@@ -702,6 +832,7 @@ final class DiskPartitionLog implements PartitionLog {
             fs.delete(files.log(s.name));
             fs.delete(files.index(s.name));
             fs.delete(files.timeIndex(s.name));
+            fs.delete(files.txnIndex(s.name));
         }
         fs.fsyncDirectory(files.dir());
         synchronized (this) {
@@ -736,7 +867,7 @@ final class DiskPartitionLog implements PartitionLog {
             if (failure == null) {
                 fs.fsyncDirectory(files.dir());
                 for (Segment s : segments) {
-                    s.log.force();
+                    s.force();
                     writeIndexFiles(s, s.index.view());
                 }
                 Segment active = active();
@@ -781,7 +912,7 @@ final class DiskPartitionLog implements PartitionLog {
 
     private static void closeQuietly(Segment segment) {
         try {
-            segment.log.close();
+            segment.close();
         } catch (IOException ignored) {
             // closing a read/write handle loses nothing: durability came from force()
         }

@@ -1,14 +1,22 @@
 package io.kaas.application.log;
 
 import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.log.AbortedTxn;
 import java.nio.ByteBuffer;
+import java.util.List;
 
 /**
  * Batches read from a partition: whole, unmodified v2 RecordBatches in offset order, contiguous as
  * they lie in one segment (base offsets rewritten at append). Empty when there is nothing to read.
+ * A read_committed read also carries the aborted transactions its batches overlap, which the
+ * consumer needs to drop their records.
  */
-public record LogRead(KafkaError error, LogOffsets offsets, ByteBuffer records) {
+public record LogRead(KafkaError error, LogOffsets offsets, ByteBuffer records, List<AbortedTxn> abortedTransactions) {
     private static final ByteBuffer NOTHING = ByteBuffer.allocate(0).asReadOnlyBuffer();
+
+    public LogRead(KafkaError error, LogOffsets offsets, ByteBuffer records) {
+        this(error, offsets, records, List.of());
+    }
 
     public static LogRead failed(KafkaError error, LogOffsets offsets) {
         return new LogRead(error, offsets, NOTHING);

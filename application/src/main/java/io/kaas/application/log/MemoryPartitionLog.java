@@ -2,10 +2,15 @@ package io.kaas.application.log;
 
 import io.kaas.domain.batch.RecordBatchHeader;
 import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.idempotence.CompletedTransaction;
 import io.kaas.domain.idempotence.ProducerStateTable;
 import io.kaas.domain.idempotence.SequenceCheck;
+import io.kaas.domain.idempotence.VerificationGuard;
+import io.kaas.domain.log.AbortedTxn;
 import io.kaas.domain.topic.TopicPartition;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -14,6 +19,7 @@ import java.util.concurrent.CompletionStage;
  * A partition log held in the heap ({@code KAAS_STORAGE=memory}); nothing survives a restart.
  * Batches are packed back to back into 1 MiB arenas, the in-memory counterpart of segments: a read
  * returns one contiguous slice of an arena, never a copy, and retention frees whole arenas.
+ * Aborted transactions are indexed in one list for the partition's life.
  */
 final class MemoryPartitionLog implements PartitionLog {
     static final int ARENA_BYTES = 1 << 20;
@@ -25,9 +31,10 @@ final class MemoryPartitionLog implements PartitionLog {
     /** Guarded by {@code this}, as are {@link #arena} and the batch list's writes. */
     private final ProducerStateTable producers = new ProducerStateTable();
     private final AppendOnlyList<StoredBatch> batches = new AppendOnlyList<>();
+    private final AppendOnlyList<AbortedTxn> aborted = new AppendOnlyList<>();
     private ByteBuffer arena = ByteBuffer.allocate(0);
     /** What readers may see; published last on every change. */
-    private volatile Published published = new Published(0, 0, LogOffsets.EMPTY, 0L);
+    private volatile Published published = new Published(0, 0, LogOffsets.EMPTY, 0L, 0);
 
     MemoryPartitionLog(TopicPartition topicPartition, AppendListener listener, LogConfig config) {
         this.topicPartition = topicPartition;
@@ -51,55 +58,103 @@ final class MemoryPartitionLog implements PartitionLog {
     }
 
     @Override
-    public AppendResult append(ByteBuffer batch, long nowMs) {
+    public AppendResult append(ByteBuffer batch, long nowMs, VerificationGuard guard) {
         AppendResult result;
         synchronized (this) {
             Published view = published;
-            LogOffsets offsets = view.offsets;
-            SequenceCheck check = producers.classify(RecordBatchHeader.at(batch));
+            SequenceCheck check = producers.classify(RecordBatchHeader.at(batch), guard);
             if (check instanceof SequenceCheck.Duplicate duplicate) {
-                return new AppendResult.Duplicate(duplicate.original().firstOffset(), offsets.logStartOffset());
+                return new AppendResult.Duplicate(duplicate.original().firstOffset(), view.offsets.logStartOffset());
             }
             if (check instanceof SequenceCheck.Reject reject) {
                 return new AppendResult.Rejected(reject.error(), reject.message());
             }
-            int size = batch.remaining();
-            if (arena.remaining() < size) {
-                arena = ByteBuffer.allocate(Math.max(ARENA_BYTES, size));
-            }
-            int position = arena.position();
-            arena.put(batch.duplicate());
-            RecordBatchHeader stored = RecordBatchHeader.at(arena, position);
-            long baseOffset = offsets.logEndOffset();
-            stored.setBaseOffset(baseOffset);
-            stored.setPartitionLeaderEpoch(0);
-            batches.add(new StoredBatch(baseOffset, stored.lastOffset(), stored.maxTimestamp(), arena, position, size));
-            producers.record(stored, baseOffset, nowMs);
-            long end = stored.lastOffset() + 1;
-            published = new Published(view.first, batches.size(), new LogOffsets(offsets.logStartOffset(), end, end),
-                    view.bytes + size);
-            result = new AppendResult.Appended(baseOffset, -1L, offsets.logStartOffset(), DURABLE);
+            RecordBatchHeader stored = store(batch);
+            producers.record(stored, stored.baseOffset(), nowMs);
+            result = new AppendResult.Appended(stored.baseOffset(), -1L, view.offsets.logStartOffset(), DURABLE);
+            publishAppend(stored, batch.remaining());
         }
         listener.onAppend(topicPartition);
         return result;
     }
 
     @Override
-    public LogRead read(long fetchOffset, int maxBytes, boolean minOneBatch) {
+    public AppendResult appendMarker(TxnMarker marker, long nowMs) {
+        AppendResult result;
+        synchronized (this) {
+            SequenceCheck check = producers.classifyMarker(marker.producerId(), marker.producerEpoch(),
+                    marker.coordinatorEpoch());
+            if (check instanceof SequenceCheck.Reject reject) {
+                return new AppendResult.Rejected(reject.error(), reject.message());
+            }
+            ByteBuffer batch = TransactionalState.markerBatch(marker, nowMs);
+            RecordBatchHeader stored = store(batch);
+            Optional<CompletedTransaction> ended = producers.recordMarker(marker.producerId(), marker.producerEpoch(),
+                    marker.coordinatorEpoch(), marker.commit(), stored.baseOffset(), nowMs);
+            ended.filter(CompletedTransaction::aborted)
+                    .ifPresent(t -> aborted.add(TransactionalState.abortedEntry(t, producers)));
+            result = new AppendResult.Appended(stored.baseOffset(), -1L, published.offsets.logStartOffset(), DURABLE);
+            publishAppend(stored, batch.remaining());
+        }
+        listener.onAppend(topicPartition);
+        return result;
+    }
+
+    /** Copies the batch into the arena at the log end, offsets rewritten. Under the lock. */
+    private RecordBatchHeader store(ByteBuffer batch) {
+        int size = batch.remaining();
+        if (arena.remaining() < size) {
+            arena = ByteBuffer.allocate(Math.max(ARENA_BYTES, size));
+        }
+        int position = arena.position();
+        arena.put(batch.duplicate());
+        RecordBatchHeader stored = RecordBatchHeader.at(arena, position);
+        stored.setBaseOffset(published.offsets.logEndOffset());
+        stored.setPartitionLeaderEpoch(0);
+        batches.add(new StoredBatch(stored.baseOffset(), stored.lastOffset(), stored.maxTimestamp(), arena, position, size));
+        return stored;
+    }
+
+    /** Publishes the log after a stored batch. Under the lock. */
+    private void publishAppend(RecordBatchHeader stored, int size) {
+        Published view = published;
+        long end = stored.lastOffset() + 1;
+        published = new Published(view.first, batches.size(), new LogOffsets(view.offsets.logStartOffset(), end, end,
+                TransactionalState.lastStableOffset(producers, end)), view.bytes + size, aborted.size());
+    }
+
+    @Override
+    public synchronized VerificationGuard beginVerification(long producerId) {
+        return producers.beginVerification(producerId);
+    }
+
+    @Override
+    public synchronized void fence(long producerId, short epoch) {
+        producers.fence(producerId, epoch);
+    }
+
+    @Override
+    public synchronized List<ProducerState> producers() {
+        return TransactionalState.describe(producers);
+    }
+
+    @Override
+    public LogRead read(long fetchOffset, int maxBytes, boolean minOneBatch, boolean readCommitted) {
         try {
-            return readFrom(published, fetchOffset, maxBytes, minOneBatch);
+            return readFrom(published, fetchOffset, maxBytes, minOneBatch, readCommitted);
         } catch (Evicted e) {
             return LogRead.failed(KafkaError.OFFSET_OUT_OF_RANGE, published.offsets);
         }
     }
 
-    private LogRead readFrom(Published view, long fetchOffset, int maxBytes, boolean minOneBatch) {
+    private LogRead readFrom(Published view, long fetchOffset, int maxBytes, boolean minOneBatch, boolean readCommitted) {
         LogOffsets offsets = view.offsets;
         if (fetchOffset < offsets.logStartOffset() || fetchOffset > offsets.highWatermark()) {
             return LogRead.failed(KafkaError.OFFSET_OUT_OF_RANGE, offsets);
         }
+        long cap = readCommitted ? offsets.lastStableOffset() : offsets.highWatermark();
         int first = indexOfBatchContaining(view, fetchOffset);
-        if (first == view.count) {
+        if (first == view.count || at(first).baseOffset >= cap) {
             return LogRead.empty(offsets);
         }
         StoredBatch start = at(first);
@@ -107,16 +162,23 @@ final class MemoryPartitionLog implements PartitionLog {
             return LogRead.empty(offsets);
         }
         int end = start.position + start.size;
+        long endOffset = start.lastOffset + 1;
         for (int i = first + 1; i < view.count; i++) {
             StoredBatch next = at(i);
-            if (next.arena != start.arena || next.position + next.size - start.position > maxBytes) {
+            if (next.arena != start.arena || next.baseOffset >= cap || next.position + next.size - start.position > maxBytes) {
                 break;
             }
             end = next.position + next.size;
+            endOffset = next.lastOffset + 1;
         }
         ByteBuffer slice = start.arena.asReadOnlyBuffer();
         slice.limit(end).position(start.position);
-        return new LogRead(KafkaError.NONE, offsets, slice.slice());
+        if (!readCommitted) {
+            return new LogRead(KafkaError.NONE, offsets, slice.slice());
+        }
+        List<AbortedTxn> abortedHere = new ArrayList<>();
+        TransactionalState.collect(aborted, view.abortedCount, fetchOffset, endOffset, abortedHere);
+        return new LogRead(KafkaError.NONE, offsets, slice.slice(), abortedHere);
     }
 
     @Override
@@ -216,7 +278,7 @@ final class MemoryPartitionLog implements PartitionLog {
     private void publish(int first, long logStart, long freedBytes) {
         Published view = published;
         published = new Published(first, view.count, new LogOffsets(logStart, view.offsets.highWatermark(),
-                view.offsets.logEndOffset()), view.bytes - freedBytes);
+                view.offsets.logEndOffset(), view.offsets.lastStableOffset()), view.bytes - freedBytes, view.abortedCount);
     }
 
     /** Index of the first readable batch whose last offset is at or past {@code offset}. */
@@ -257,7 +319,10 @@ final class MemoryPartitionLog implements PartitionLog {
                                int size) {
     }
 
-    /** Readers see batches {@code [first, count)}, holding {@code bytes}, and the offsets after them. */
-    private record Published(int first, int count, LogOffsets offsets, long bytes) {
+    /**
+     * Readers see batches {@code [first, count)}, holding {@code bytes}, the offsets after them, and
+     * the first {@code abortedCount} aborted transactions.
+     */
+    private record Published(int first, int count, LogOffsets offsets, long bytes, int abortedCount) {
     }
 }

@@ -34,4 +34,8 @@ record PartitionFiles(Path dir) {
     Path timeIndex(SegmentName name) {
         return dir.resolve(name.timeIndexFile());
     }
+
+    Path txnIndex(SegmentName name) {
+        return dir.resolve(name.txnIndexFile());
+    }
 }

@@ -1,8 +1,10 @@
 package io.kaas.application.log;
 
 import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.idempotence.VerificationGuard;
 import io.kaas.domain.topic.TopicPartition;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -14,18 +16,59 @@ public interface PartitionLog {
     TopicPartition topicPartition();
 
     /**
-     * Appends one validated v2 batch. The log rewrites its base offset and leader epoch in place and
-     * copies or writes the bytes before returning, so the caller may release the buffer afterwards.
+     * Appends one validated v2 batch from a trusted origin (no transaction verification). The log
+     * rewrites its base offset and leader epoch in place and copies or writes the bytes before
+     * returning, so the caller may release the buffer afterwards.
      */
-    AppendResult append(ByteBuffer batch, long nowMs);
+    default AppendResult append(ByteBuffer batch, long nowMs) {
+        return append(batch, nowMs, VerificationGuard.NOT_REQUIRED);
+    }
 
     /**
-     * Reads whole batches from the one containing {@code fetchOffset} up to the high watermark,
-     * stopping before {@code maxBytes} would be exceeded; with {@code minOneBatch} the first batch is
-     * returned even when it alone is larger (KIP-74). An offset outside [log start, high watermark]
-     * is {@code OFFSET_OUT_OF_RANGE}.
+     * Appends a produced batch; a transactional batch that would start its producer's transaction
+     * here is refused (INVALID_TXN_STATE) unless {@code guard} is still the producer's current
+     * verification from {@link #beginVerification}.
      */
-    LogRead read(long fetchOffset, int maxBytes, boolean minOneBatch);
+    AppendResult append(ByteBuffer batch, long nowMs, VerificationGuard guard);
+
+    /**
+     * Appends a COMMIT or ABORT control batch for a producer's transaction, which ends it here; an
+     * ABORT of a transaction with records here enters the aborted-transaction index. The result's
+     * {@code durable} completes once an fsync covers the marker, whatever the flush settings. A
+     * marker from an older producer epoch is INVALID_PRODUCER_EPOCH, from an older coordinator
+     * TRANSACTION_COORDINATOR_FENCED.
+     */
+    AppendResult appendMarker(TxnMarker marker, long nowMs);
+
+    /**
+     * Starts a transaction verification for a producer about to write transactionally here (see
+     * {@link io.kaas.domain.idempotence.ProducerStateTable#beginVerification}):
+     * {@link VerificationGuard#NOT_REQUIRED} when it already has a transaction in progress here.
+     */
+    VerificationGuard beginVerification(long producerId);
+
+    /**
+     * The producer now has a newer epoch (a rejoin): batches of older epochs are refused from now on.
+     * Producers with no state here are left alone.
+     */
+    void fence(long producerId, short epoch);
+
+    /** Every producer this partition remembers, for DescribeProducers. */
+    List<ProducerState> producers();
+
+    /** A read_uncommitted read: see {@link #read(long, int, boolean, boolean)}. */
+    default LogRead read(long fetchOffset, int maxBytes, boolean minOneBatch) {
+        return read(fetchOffset, maxBytes, minOneBatch, false);
+    }
+
+    /**
+     * Reads whole batches from the one containing {@code fetchOffset} up to the high watermark
+     * (read_uncommitted) or the last stable offset (read_committed, which also returns the aborted
+     * transactions overlapping what was read), stopping before {@code maxBytes} would be exceeded;
+     * with {@code minOneBatch} the first batch is returned even when it alone is larger (KIP-74).
+     * An offset outside [log start, high watermark] is {@code OFFSET_OUT_OF_RANGE}.
+     */
+    LogRead read(long fetchOffset, int maxBytes, boolean minOneBatch, boolean readCommitted);
 
     /** The latest published offsets; lock-free. */
     LogOffsets offsets();

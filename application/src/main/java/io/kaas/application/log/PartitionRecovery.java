@@ -3,17 +3,23 @@ package io.kaas.application.log;
 import io.kaas.application.port.out.Filesystem;
 import io.kaas.application.port.out.Filesystem.FileHandle;
 import io.kaas.application.port.out.JsonCodec;
+import io.kaas.domain.batch.ControlBatch;
 import io.kaas.domain.batch.RecordBatchHeader;
+import io.kaas.domain.idempotence.CompletedTransaction;
 import io.kaas.domain.idempotence.ProducerStateTable;
+import io.kaas.domain.log.AbortedTxn;
 import io.kaas.domain.log.SegmentIndex;
 import io.kaas.domain.log.SegmentName;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -28,7 +34,9 @@ import java.util.TreeMap;
  * <li>Scans verify every batch's CRC32C and stop at the first short, impossible, out-of-sequence or
  * corrupt batch; the torn tail is truncated before any write, and segments after a gap are dropped
  * (nothing there was acknowledged: an acks=-1 answer waits for an fsync covering every earlier segment).</li>
- * <li>Producer state is the snapshot plus a replay of the batch headers after it.</li>
+ * <li>Producer state (dedupe windows, transactions in progress) is the snapshot plus a replay of the
+ * batch headers after it; the replayed ABORT markers rebuild the aborted-transaction indexes past
+ * the snapshot.</li>
  * <li>Opening with a newer epoch than the active segment's starts a fresh segment stamped with it.</li>
  * <li>The manifest is rewritten with the recovered state.</li>
  * </ol>
@@ -221,7 +229,12 @@ final class PartitionRecovery {
         return SegmentIndex.read(ByteBuffer.wrap(index.get()), ByteBuffer.wrap(timeIndex.get()), trustedBytes);
     }
 
-    /** Replays batch headers after the producer snapshot; without a usable snapshot, the whole log. */
+    /**
+     * Producer state and aborted-transaction indexes: the snapshot, then a replay of the batch
+     * headers after it (without a usable snapshot, of the whole log). Index entries of markers
+     * before the replay point are trusted (a snapshot is written only once everything before it,
+     * indexes included, is fsynced); the others are cut and rebuilt from the replayed markers.
+     */
     private ProducerStateTable recoverProducers(List<Segment> segments) throws IOException {
         ProducerStateTable producers = new ProducerStateTable();
         long end = segments.get(segments.size() - 1).nextOffset();
@@ -232,19 +245,82 @@ final class PartitionRecovery {
             producers.restore(snapshot.get().windows());
         }
         long replayFrom = snapshot.map(PartitionState.ProducerSnapshot::offset).orElse(from);
+        Set<Segment> rebuilt = new HashSet<>();
+        for (Segment segment : segments) {
+            if (loadTxnIndex(segment, replayFrom)) {
+                rebuilt.add(segment);
+            }
+        }
         for (Segment segment : segments) {
             if (segment.nextOffset() <= replayFrom) {
                 continue;
             }
             int start = segment.index.view().floorPosition(Math.max(0, replayFrom - segment.name.baseOffset()));
             new BatchScanner(segment.log).scan(start, segment.size(), -1, Long.MAX_VALUE, false, (position, header) -> {
-                if (header.baseOffset() >= replayFrom) {
+                if (header.baseOffset() < replayFrom) {
+                    return true;
+                }
+                if (header.isControlBatch()) {
+                    replayMarker(segment, position, header, producers, rebuilt);
+                } else {
                     producers.record(header, header.baseOffset(), header.maxTimestamp());
                 }
                 return true;
             });
         }
+        for (Segment segment : rebuilt) {
+            segment.txnIndex.force();
+        }
         return producers;
+    }
+
+    /**
+     * Opens a segment's {@code .txnindex}, keeping the entries of markers before {@code replayFrom}
+     * (and inside the recovered segment) and cutting the rest; true if the file changed.
+     */
+    private boolean loadTxnIndex(Segment segment, long replayFrom) throws IOException {
+        Path path = files.txnIndex(segment.name);
+        Optional<byte[]> bytes = fs.readAll(path);
+        if (bytes.isEmpty()) {
+            return false;
+        }
+        List<AbortedTxn> kept = AbortedTxn.readAll(ByteBuffer.wrap(bytes.get())).stream()
+                .filter(t -> t.lastOffset() < replayFrom && t.lastOffset() < segment.nextOffset())
+                .toList();
+        segment.txnIndex = fs.open(path, false);
+        kept.forEach(segment.aborted::add);
+        long keptBytes = (long) kept.size() * AbortedTxn.SIZE;
+        if (bytes.get().length == keptBytes) {
+            return false;
+        }
+        segment.txnIndex.truncate(keptBytes);
+        return true;
+    }
+
+    /** Replays a marker: ends its producer's transaction and re-indexes it if it was aborted. */
+    private void replayMarker(Segment segment, int position, RecordBatchHeader header, ProducerStateTable producers,
+                              Set<Segment> rebuilt) {
+        ByteBuffer batch = ByteBuffer.allocate(header.sizeInBytes());
+        try {
+            while (batch.hasRemaining() && segment.log.read(batch, position + (long) batch.position()) >= 0) {
+                // a positional read may return fewer bytes
+            }
+            Optional<ControlBatch.Marker> marker = ControlBatch.decode(batch.flip());
+            if (marker.isEmpty()) {
+                return; // an empty control batch (Apache's cleaner leaves them): ends nothing
+            }
+            Optional<CompletedTransaction> ended = producers.recordMarker(header.producerId(), header.producerEpoch(),
+                    marker.get().coordinatorEpoch(), marker.get().isCommit(), header.baseOffset(), header.maxTimestamp());
+            if (ended.isPresent() && ended.get().aborted()) {
+                if (segment.txnIndex == null) {
+                    segment.txnIndex = fs.open(files.txnIndex(segment.name), true);
+                }
+                segment.addAborted(TransactionalState.abortedEntry(ended.get(), producers));
+                rebuilt.add(segment);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot replay the marker at " + header.baseOffset() + " of " + files.dir(), e);
+        }
     }
 
     private Segment createSegment(SegmentName name, long nowMs) throws IOException {
@@ -259,12 +335,13 @@ final class PartitionRecovery {
             fs.delete(files.log(name));
             fs.delete(files.index(name));
             fs.delete(files.timeIndex(name));
+            fs.delete(files.txnIndex(name));
         }
         fs.fsyncDirectory(files.dir());
     }
 
     private void deleteSegmentFiles(Segment segment) throws IOException {
-        segment.log.close();
+        segment.close();
         dropFrom(List.of(segment.name));
     }
 

@@ -23,20 +23,31 @@ public final class PartitionState {
     public record Checkpoint(String segment, long bytePosition, long nextOffset) {
     }
 
-    /** {@code producer-state.snapshot}: the dedupe windows as of {@code offset} (the log end they cover). */
+    /**
+     * {@code producer-state.snapshot}: the producers' dedupe windows and transactions in progress as
+     * of {@code offset} (the log end they cover).
+     */
     public record ProducerSnapshot(long offset, List<Producer> producers) {
 
         public static ProducerSnapshot of(long offset, Collection<ProducerWindow> windows) {
             return new ProducerSnapshot(offset, windows.stream().map(w -> new Producer(w.producerId(), w.epoch(),
-                    w.lastTimestamp(), w.batches().stream().map(Batch::of).toList())).toList());
+                    w.lastTimestamp(), w.batches().stream().map(Batch::of).toList(), w.currentTxnFirstOffset(),
+                    w.coordinatorEpoch())).toList());
         }
 
         public List<ProducerWindow> windows() {
             return producers.stream().map(p -> ProducerWindow.restore(p.producerId(), p.epoch(), p.lastTimestamp(),
-                    p.batches().stream().map(Batch::toMetadata).toList())).toList();
+                    p.batches().stream().map(Batch::toMetadata).toList(),
+                    p.currentTxnFirstOffset() == null ? ProducerWindow.NO_TRANSACTION : p.currentTxnFirstOffset(),
+                    p.coordinatorEpoch() == null ? ProducerWindow.NO_COORDINATOR_EPOCH : p.coordinatorEpoch())).toList();
         }
 
-        public record Producer(long producerId, short epoch, long lastTimestamp, List<Batch> batches) {
+        /**
+         * One producer; {@code currentTxnFirstOffset} and {@code coordinatorEpoch} are absent (null) in
+         * snapshots written before transactions, and then mean none.
+         */
+        public record Producer(long producerId, short epoch, long lastTimestamp, List<Batch> batches,
+                               Long currentTxnFirstOffset, Integer coordinatorEpoch) {
         }
 
         public record Batch(int firstSequence, int lastSequence, long firstOffset, int offsetDelta, long maxTimestamp) {

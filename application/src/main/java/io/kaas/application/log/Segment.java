@@ -2,12 +2,15 @@ package io.kaas.application.log;
 
 import io.kaas.application.port.out.Filesystem.FileHandle;
 import io.kaas.domain.batch.RecordBatchHeader;
+import io.kaas.domain.log.AbortedTxn;
 import io.kaas.domain.log.SegmentIndex;
 import io.kaas.domain.log.SegmentName;
+import java.io.IOException;
 
 /**
- * One segment's writer-side state: its open log file, sparse index, size, next offset and
- * newest timestamp. Mutated only under the partition's append lock; readers see {@link View}s.
+ * One segment's writer-side state: its open log file, sparse index, size, next offset, newest
+ * timestamp, and the transactions aborted by markers in it (its {@code .txnindex}, opened on the
+ * first entry). Mutated only under the partition's append lock; readers see {@link View}s.
  */
 final class Segment {
     final SegmentName name;
@@ -27,6 +30,10 @@ final class Segment {
     private long nextOffset;
     private long maxTimestamp = -1L;
     private int bytesSinceIndexEntry;
+    /** Aborted transactions whose ABORT marker lies in this segment, in marker order. */
+    final AppendOnlyList<AbortedTxn> aborted = new AppendOnlyList<>();
+    /** The {@code .txnindex} file holding {@link #aborted}; null until the first entry (or recovery) opens it. */
+    FileHandle txnIndex;
 
     Segment(SegmentName name, FileHandle log, SegmentIndex index, int indexIntervalBytes, long createdMs) {
         this.name = name;
@@ -105,12 +112,36 @@ final class Segment {
                 || nextOffset + batch.lastOffsetDelta() - name.baseOffset() > Integer.MAX_VALUE;
     }
 
-    View view() {
-        return new View(this, name.baseOffset(), nextOffset, size, index.view(), maxTimestamp);
+    /** Writes an aborted transaction at the end of the open {@code .txnindex} (page cache; forced with the log). */
+    void addAborted(AbortedTxn entry) throws IOException {
+        txnIndex.write(entry.toBytes(), (long) aborted.size() * AbortedTxn.SIZE);
+        aborted.add(entry);
     }
 
-    /** An immutable picture of a segment for lock-free readers. */
+    /** Makes the log and the transaction index durable. */
+    void force() throws IOException {
+        log.force();
+        if (txnIndex != null) {
+            txnIndex.force();
+        }
+    }
+
+    void close() throws IOException {
+        try {
+            log.close();
+        } finally {
+            if (txnIndex != null) {
+                txnIndex.close();
+            }
+        }
+    }
+
+    View view() {
+        return new View(this, name.baseOffset(), nextOffset, size, index.view(), maxTimestamp, aborted.size());
+    }
+
+    /** An immutable picture of a segment for lock-free readers; {@code abortedCount} entries of its txn index. */
     record View(Segment segment, long baseOffset, long endOffset, int endPosition, SegmentIndex.View index,
-                long maxTimestamp) {
+                long maxTimestamp, int abortedCount) {
     }
 }

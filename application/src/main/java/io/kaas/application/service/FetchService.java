@@ -15,7 +15,8 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Reads partitions for consumers. A fetch that finds fewer than {@code minBytes} is parked in the
+ * Reads partitions for consumers, up to the high watermark, or for read_committed up to the last
+ * stable offset. A fetch that finds fewer than {@code minBytes} is parked in the
  * {@link FetchPurgatory} until appends bring enough or its {@code maxWaitMs} runs out, then
  * answered with whatever is there.
  */
@@ -67,13 +68,15 @@ public final class FetchService implements FetchUseCase {
         for (PartitionRequest p : command.partitions()) {
             Optional<PartitionLog> log = topics.log(p.partition());
             LogRead read = log.isEmpty() ? LogRead.failed(KafkaError.UNKNOWN_TOPIC_OR_PARTITION, UNKNOWN_OFFSETS)
-                    : log.get().read(p.fetchOffset(), Math.min(Math.max(p.maxBytes(), 0), remaining), minOneBatch);
+                    : log.get().read(p.fetchOffset(), Math.min(Math.max(p.maxBytes(), 0), remaining), minOneBatch,
+                            command.readCommitted());
             int size = read.sizeInBytes();
             if (size > 0) {
                 minOneBatch = false;
                 remaining = Math.max(remaining - size, 0);
             }
-            out.add(new PartitionData(p.partition(), read.error(), read.offsets(), read.records()));
+            out.add(new PartitionData(p.partition(), read.error(), read.offsets(), read.records(),
+                    read.abortedTransactions()));
         }
         return out;
     }

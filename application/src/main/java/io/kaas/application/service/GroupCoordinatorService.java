@@ -5,6 +5,7 @@ import io.kaas.application.port.in.GroupCoordinator;
 import io.kaas.application.port.out.Clock;
 import io.kaas.application.port.out.OffsetStore;
 import io.kaas.application.port.out.Scheduler;
+import io.kaas.application.port.out.TransactionVerifier;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.group.CommittedOffset;
 import io.kaas.domain.group.GroupCommand;
@@ -54,15 +55,18 @@ public final class GroupCoordinatorService implements GroupCoordinator, AutoClos
     private final Scheduler scheduler;
     private final Executor io;
     private final Supplier<UUID> randomIds;
+    private final TransactionVerifier transactions;
     private final Map<String, GroupSlot> slots = new ConcurrentHashMap<>();
     private final AtomicLong requestIds = new AtomicLong();
 
     /**
-     * @param io        runs the offset store's blocking reads and writes
-     * @param randomIds makes new member ids unique ({@code <client id>-<uuid>}, as Apache's)
+     * @param io           runs the offset store's blocking reads and writes
+     * @param randomIds    makes new member ids unique ({@code <client id>-<uuid>}, as Apache's)
+     * @param transactions confirms TxnOffsetCommits with the producer's transaction coordinator
      */
     public GroupCoordinatorService(GroupConfig config, OffsetStore store, TopicService topics, ClusterUseCase cluster,
-                                   Clock clock, Scheduler scheduler, Executor io, Supplier<UUID> randomIds) {
+                                   Clock clock, Scheduler scheduler, Executor io, Supplier<UUID> randomIds,
+                                   TransactionVerifier transactions) {
         this.config = config;
         this.store = store;
         this.topics = topics;
@@ -71,6 +75,7 @@ public final class GroupCoordinatorService implements GroupCoordinator, AutoClos
         this.scheduler = scheduler;
         this.io = io;
         this.randomIds = randomIds;
+        this.transactions = transactions;
     }
 
     @Override
@@ -142,6 +147,78 @@ public final class GroupCoordinatorService implements GroupCoordinator, AutoClos
             });
             return results;
         });
+    }
+
+    /**
+     * As Apache 3.7: partitions of unknown topics fail alone; the producer's coordinator must confirm
+     * the group is in its transaction (its refusals returned as Apache maps them for offset commits);
+     * then the group checks the committer, and the offsets are staged durably.
+     */
+    @Override
+    public CompletionStage<Map<TopicPartition, KafkaError>> commitTransactionalOffsets(TxnCommitRequest r) {
+        Map<TopicPartition, KafkaError> results = new LinkedHashMap<>();
+        Map<TopicPartition, CommittedOffset> valid = new LinkedHashMap<>();
+        long now = clock.nowMs();
+        for (OffsetCommit c : r.offsets()) {
+            if (!exists(c.partition())) {
+                results.put(c.partition(), KafkaError.UNKNOWN_TOPIC_OR_PARTITION);
+            } else {
+                results.put(c.partition(), KafkaError.NONE);
+                if (config.acceptsMetadata(c.metadata())) {
+                    valid.put(c.partition(), new CommittedOffset(c.offset(), c.leaderEpoch(), c.metadata(), now,
+                            topicId(c.partition().topic())));
+                }
+            }
+        }
+        if (results.values().stream().allMatch(e -> e == KafkaError.UNKNOWN_TOPIC_OR_PARTITION)) {
+            return CompletableFuture.completedFuture(results);
+        }
+        KafkaError refused = refusal(r.groupId(), false);
+        if (refused != KafkaError.NONE) {
+            return CompletableFuture.completedFuture(fill(results, refused));
+        }
+        GroupCommand.ValidateTxnOffsetCommit committer =
+                new GroupCommand.ValidateTxnOffsetCommit(r.memberId(), r.groupInstanceId(), r.generationId());
+        return transactions.verifyGroup(r.transactionalId(), r.producerId(), r.producerEpoch(), r.groupId())
+                .toCompletableFuture()
+                .thenCompose(verified -> verified != KafkaError.NONE
+                        ? CompletableFuture.completedFuture(offsetCommitError(verified))
+                        : onGroup(r.groupId(), false, e -> e, slot -> slot.stageTransactional(committer, r.producerId(), valid)))
+                .thenApply(outcome -> {
+                    results.replaceAll((tp, e) -> e == KafkaError.UNKNOWN_TOPIC_OR_PARTITION ? e
+                            : outcome == KafkaError.NONE && !valid.containsKey(tp) ? KafkaError.OFFSET_METADATA_TOO_LARGE
+                            : outcome);
+                    return results;
+                });
+    }
+
+    /**
+     * A producer's transaction ended: the offsets it staged in the group are committed or dropped,
+     * durably, when the stage completes (the transaction coordinator's offset hook).
+     */
+    public CompletableFuture<Void> completeTransaction(String groupId, long producerId, boolean commit) {
+        KafkaError refused = refusal(groupId, true);
+        if (refused != KafkaError.NONE) {
+            return CompletableFuture.failedFuture(new IllegalStateException("group " + groupId + ": " + refused));
+        }
+        return slot(groupId).thenCompose(slot -> slot.endTransaction(producerId, commit));
+    }
+
+    /**
+     * The error a TxnOffsetCommit answers for a failed verification, as Apache 3.7 maps it: retriable
+     * coordinator trouble becomes COORDINATOR_NOT_AVAILABLE; the producer's own errors pass through.
+     */
+    private static KafkaError offsetCommitError(KafkaError verification) {
+        return switch (verification) {
+            case CONCURRENT_TRANSACTIONS, COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR ->
+                    KafkaError.COORDINATOR_NOT_AVAILABLE;
+            default -> verification;
+        };
+    }
+
+    private static Map<TopicPartition, KafkaError> fill(Map<TopicPartition, KafkaError> results, KafkaError error) {
+        results.replaceAll((tp, e) -> e == KafkaError.UNKNOWN_TOPIC_OR_PARTITION ? e : error);
+        return results;
     }
 
     @Override

@@ -3,42 +3,36 @@ package io.kaas.application.service;
 import io.kaas.application.port.out.OffsetStore;
 import io.kaas.domain.group.CommittedOffset;
 import io.kaas.domain.topic.TopicPartition;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.function.BiPredicate;
 
 /**
- * One group's committed offsets: what is durable (what OffsetFetch sees) and the changes on their
- * way to the group's file. One write runs at a time on the I/O executor and takes every change
- * queued behind it (group commit), so concurrent commits share an fsync and writes land in order.
- * A change is acknowledged only once its write is durable; a failed write fails every change it
- * carried and leaves the durable offsets as they were.
+ * One group's offsets: what is durable (what OffsetFetch sees, and what transactions staged) and
+ * the changes on their way to the group's file, written by a {@link CoalescingWriter} (one write
+ * at a time, carrying every change queued behind it). A change is acknowledged only once its write
+ * is durable; a failed write leaves the durable offsets as they were.
  *
- * <p>Guarded by the owning {@link GroupSlot}'s lock ({@code lock}), which writes re-take to publish.
+ * <p>Guarded by the owning {@link GroupSlot}'s lock ({@code lock}).
  */
-final class GroupOffsetLog {
+final class GroupOffsetLog implements CoalescingWriter.Target<GroupOffsetLog.Queued> {
     private final String groupId;
     private final OffsetStore store;
-    private final Executor io;
-    private final Object lock;
-    private Map<TopicPartition, CommittedOffset> durable = Map.of();
+    private final CoalescingWriter<Queued> writer;
+    private OffsetState durable = OffsetState.EMPTY;
     private String storedProtocolType;
-    private final ArrayDeque<Queued> queued = new ArrayDeque<>();
-    private List<Queued> writing = List.of();
+    /** What the write in flight makes durable. */
+    private OffsetState writingState;
+    private String writingProtocolType;
 
     GroupOffsetLog(String groupId, OffsetStore store, Executor io, Object lock) {
         this.groupId = groupId;
         this.store = store;
-        this.io = io;
-        this.lock = lock;
+        this.writer = new CoalescingWriter<>(io, lock, this);
     }
 
     /**
@@ -46,19 +40,29 @@ final class GroupOffsetLog {
      * accepts; the others leave the file with the group's next write.
      */
     void restore(OffsetStore.StoredGroup stored, BiPredicate<TopicPartition, CommittedOffset> live) {
-        Map<TopicPartition, CommittedOffset> kept = new LinkedHashMap<>();
+        OffsetState state = new OffsetState(new LinkedHashMap<>(), new LinkedHashMap<>());
         stored.offsets().forEach((tp, offset) -> {
             if (live.test(tp, offset)) {
-                kept.put(tp, offset);
+                state.committed().put(tp, offset);
             }
         });
-        durable = Collections.unmodifiableMap(kept);
+        stored.pendingTransactional().forEach((pid, offsets) -> offsets.forEach((tp, offset) -> {
+            if (live.test(tp, offset)) {
+                state.pending().computeIfAbsent(pid, id -> new LinkedHashMap<>()).put(tp, offset);
+            }
+        }));
+        durable = state.frozen();
         storedProtocolType = stored.protocolType();
     }
 
-    /** The durable offsets. */
+    /** The durable committed offsets. */
     Map<TopicPartition, CommittedOffset> durable() {
-        return durable;
+        return durable.committed();
+    }
+
+    /** Whether the group's file holds anything (committed or staged offsets). */
+    boolean hasOffsets() {
+        return !durable.isEmpty();
     }
 
     /** The protocol type recorded in the group's file, null if none. */
@@ -66,10 +70,12 @@ final class GroupOffsetLog {
         return storedProtocolType;
     }
 
-    /** Whether a commit of {@code partition} is queued or being written. */
+    /**
+     * Whether {@code partition} has an offset on its way: a commit queued or being written, or one
+     * staged by a transaction that has not ended (OffsetFetch's require_stable waits for both).
+     */
     boolean hasPendingCommit(TopicPartition partition) {
-        return queued.stream().anyMatch(q -> q.mutation.commits(partition))
-                || writing.stream().anyMatch(q -> q.mutation.commits(partition));
+        return durable.hasPendingTransactional(partition) || writer.isPending(q -> q.mutation.commits(partition));
     }
 
     /**
@@ -78,66 +84,41 @@ final class GroupOffsetLog {
      * @param protocolType the group's protocol type, recorded in the file (null keeps the recorded one)
      */
     CompletableFuture<Void> submit(OffsetMutation mutation, String protocolType) {
-        Queued q = new Queued(mutation, protocolType, new CompletableFuture<>());
-        queued.add(q);
-        startWrite();
-        return q.done;
+        return writer.submit(new Queued(mutation, protocolType));
     }
 
-    private void startWrite() {
-        if (!writing.isEmpty() || queued.isEmpty()) {
-            return;
-        }
-        List<Queued> batch = new ArrayList<>(queued);
-        queued.clear();
-        Map<TopicPartition, CommittedOffset> next = new LinkedHashMap<>(durable);
+    @Override
+    public Runnable prepare(List<Queued> changes) {
+        OffsetState next = durable.copy();
         String protocolType = storedProtocolType;
-        for (Queued q : batch) {
+        for (Queued q : changes) {
             q.mutation.applyTo(next);
             protocolType = q.protocolType != null ? q.protocolType : protocolType;
         }
         if (next.equals(durable) && Objects.equals(protocolType, storedProtocolType)) {
-            batch.forEach(q -> q.done.complete(null)); // nothing to write (e.g. purging a topic the group never committed)
-            return;
+            return null; // e.g. purging a topic the group never committed
         }
-        writing = batch;
+        writingState = next.frozen();
+        writingProtocolType = protocolType;
         String type = protocolType;
-        try {
-            io.execute(() -> write(batch, next, type));
-        } catch (RejectedExecutionException e) {
-            writing = List.of();
-            batch.forEach(q -> q.done.completeExceptionally(e));
-        }
-    }
-
-    private void write(List<Queued> batch, Map<TopicPartition, CommittedOffset> next, String protocolType) {
-        RuntimeException failure = null;
-        try {
+        return () -> {
             if (next.isEmpty()) {
                 store.delete(groupId);
             } else {
-                store.save(new OffsetStore.StoredGroup(groupId, protocolType, next));
+                store.save(new OffsetStore.StoredGroup(groupId, type, next.committed(), next.pending()));
             }
-        } catch (RuntimeException e) {
-            failure = e;
-        }
-        synchronized (lock) {
-            if (failure == null) {
-                durable = Collections.unmodifiableMap(next);
-                storedProtocolType = protocolType;
-            }
-            writing = List.of();
-            startWrite();
-        }
-        for (Queued q : batch) {
-            if (failure == null) {
-                q.done.complete(null);
-            } else {
-                q.done.completeExceptionally(failure);
-            }
-        }
+        };
     }
 
-    private record Queued(OffsetMutation mutation, String protocolType, CompletableFuture<Void> done) {
+    @Override
+    public void written(List<Queued> changes, RuntimeException failure) {
+        if (failure == null && writingState != null) {
+            durable = writingState;
+            storedProtocolType = writingProtocolType;
+        }
+        writingState = null;
+    }
+
+    record Queued(OffsetMutation mutation, String protocolType) {
     }
 }

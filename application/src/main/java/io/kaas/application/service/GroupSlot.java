@@ -76,7 +76,7 @@ final class GroupSlot {
             store.load(groupId).ifPresent(stored -> {
                 synchronized (this) {
                     offsets.restore(stored, live);
-                    if (!offsets.durable().isEmpty()) {
+                    if (offsets.hasOffsets()) {
                         group = ClassicGroup.restored(groupId, stored.protocolType(), config);
                     }
                 }
@@ -187,6 +187,41 @@ final class GroupSlot {
             }
             return KafkaError.NONE;
         });
+    }
+
+    /**
+     * Validates a transactional committer, then stages its offsets under its producer id; the stage
+     * completes with NONE once they are durable, or with the validation error at once. A group that
+     * does not exist is created (empty), as Apache does for any transactional commit.
+     */
+    CompletableFuture<KafkaError> stageTransactional(GroupCommand.ValidateTxnOffsetCommit committer, long producerId,
+                                                     Map<TopicPartition, CommittedOffset> commits) {
+        Outcome<KafkaError> outcome;
+        CompletableFuture<Void> durable;
+        synchronized (this) {
+            if (group == null) {
+                group = newGroup();
+            }
+            outcome = run(committer);
+            if (outcome.response != KafkaError.NONE || commits.isEmpty()) {
+                return CompletableFuture.completedFuture(outcome.response);
+            }
+            durable = offsets.submit(new OffsetMutation.Stage(producerId, commits), null);
+        }
+        outcome.deliver();
+        return durable.handle((ok, failure) -> {
+            if (failure != null) {
+                LOG.warn("transactional offsets of group {} (producer {}) are not durable: {}", groupId, producerId,
+                        failure.toString());
+                return KafkaError.NOT_COORDINATOR;
+            }
+            return KafkaError.NONE;
+        });
+    }
+
+    /** The producer's transaction ended: its staged offsets become committed (or are dropped), durably. */
+    synchronized CompletableFuture<Void> endTransaction(long producerId, boolean commit) {
+        return offsets.submit(new OffsetMutation.EndTransaction(producerId, commit), null);
     }
 
     synchronized OffsetFetchResult fetch(List<TopicPartition> partitions, boolean requireStable) {

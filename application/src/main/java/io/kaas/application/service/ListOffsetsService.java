@@ -16,6 +16,10 @@ public final class ListOffsetsService implements ListOffsetsUseCase {
         this.topics = topics;
     }
 
+    /**
+     * As Apache's {@code Partition.fetchOffsetForTimestamp}: LATEST is the high watermark, or the last
+     * stable offset for read_committed; a lookup by timestamp only finds offsets below that.
+     */
     @Override
     public Result listOffset(TopicPartition partition, long timestamp, boolean readCommitted) {
         Optional<PartitionLog> found = topics.log(partition);
@@ -25,18 +29,22 @@ public final class ListOffsetsService implements ListOffsetsUseCase {
         PartitionLog log = found.get();
         LogOffsets offsets = log.offsets();
         int epoch = log.leaderEpoch();
+        long fetchable = readCommitted ? offsets.lastStableOffset() : offsets.highWatermark();
         if (timestamp == EARLIEST || timestamp == EARLIEST_LOCAL) {
             return new Result(KafkaError.NONE, -1L, offsets.logStartOffset(), epoch);
         }
         if (timestamp == LATEST) {
-            return new Result(KafkaError.NONE, -1L, offsets.highWatermark(), epoch);
+            return new Result(KafkaError.NONE, -1L, fetchable, epoch);
         }
         if (timestamp == MAX_TIMESTAMP) {
             // Apache answers a log without timestamps with no timestamp at the first offset, not "no match"
-            return log.maxTimestamp().map(m -> new Result(KafkaError.NONE, m.timestamp(), m.offset(), epoch))
-                    .orElseGet(() -> new Result(KafkaError.NONE, -1L, offsets.logStartOffset(), epoch));
+            Optional<TimestampOffset> max = log.maxTimestamp();
+            if (max.isEmpty()) {
+                return new Result(KafkaError.NONE, -1L, offsets.logStartOffset(), epoch);
+            }
+            return found(max.filter(m -> m.offset() < fetchable), epoch);
         }
-        return found(log.offsetForTimestamp(timestamp), epoch);
+        return found(log.offsetForTimestamp(timestamp).filter(m -> m.offset() < fetchable), epoch);
     }
 
     private static Result found(Optional<TimestampOffset> match, int epoch) {

@@ -2,14 +2,16 @@ package io.kaas.application.service;
 
 import io.kaas.domain.group.CommittedOffset;
 import io.kaas.domain.topic.TopicPartition;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
-/** A change to a group's committed offsets, queued until a write makes it durable. */
+/** A change to a group's offsets, queued until a write makes it durable. */
 sealed interface OffsetMutation {
 
-    void applyTo(Map<TopicPartition, CommittedOffset> offsets);
+    /** Applies the change to a working copy. */
+    void applyTo(OffsetState offsets);
 
     /** Whether this change sets an offset of {@code partition} (OffsetFetch's require_stable waits for those). */
     default boolean commits(TopicPartition partition) {
@@ -19,8 +21,8 @@ sealed interface OffsetMutation {
     /** OffsetCommit. */
     record Commit(Map<TopicPartition, CommittedOffset> offsets) implements OffsetMutation {
         @Override
-        public void applyTo(Map<TopicPartition, CommittedOffset> current) {
-            current.putAll(offsets);
+        public void applyTo(OffsetState current) {
+            current.committed().putAll(offsets);
         }
 
         @Override
@@ -29,11 +31,35 @@ sealed interface OffsetMutation {
         }
     }
 
+    /** TxnOffsetCommit: offsets staged by a producer's transaction, invisible until it commits. */
+    record Stage(long producerId, Map<TopicPartition, CommittedOffset> offsets) implements OffsetMutation {
+        @Override
+        public void applyTo(OffsetState current) {
+            current.pending().computeIfAbsent(producerId, pid -> new LinkedHashMap<>()).putAll(offsets);
+        }
+
+        @Override
+        public boolean commits(TopicPartition partition) {
+            return offsets.containsKey(partition);
+        }
+    }
+
+    /** The producer's transaction ended: its staged offsets become committed, or are dropped. */
+    record EndTransaction(long producerId, boolean commit) implements OffsetMutation {
+        @Override
+        public void applyTo(OffsetState current) {
+            Map<TopicPartition, CommittedOffset> staged = current.pending().remove(producerId);
+            if (commit && staged != null) {
+                current.committed().putAll(staged);
+            }
+        }
+    }
+
     /** OffsetDelete. */
     record Remove(Set<TopicPartition> partitions) implements OffsetMutation {
         @Override
-        public void applyTo(Map<TopicPartition, CommittedOffset> current) {
-            current.keySet().removeAll(partitions);
+        public void applyTo(OffsetState current) {
+            current.committed().keySet().removeAll(partitions);
         }
     }
 
@@ -43,16 +69,20 @@ sealed interface OffsetMutation {
      */
     record RemoveTopic(String topic, UUID topicId) implements OffsetMutation {
         @Override
-        public void applyTo(Map<TopicPartition, CommittedOffset> current) {
-            current.entrySet().removeIf(e -> e.getKey().topic().equals(topic) && e.getValue().belongsTo(topicId));
+        public void applyTo(OffsetState current) {
+            current.committed().entrySet().removeIf(e -> e.getKey().topic().equals(topic) && e.getValue().belongsTo(topicId));
+            current.pending().values().forEach(staged -> staged.entrySet()
+                    .removeIf(e -> e.getKey().topic().equals(topic) && e.getValue().belongsTo(topicId)));
+            current.pending().values().removeIf(Map::isEmpty);
         }
     }
 
     /** DeleteGroups. */
     record RemoveAll() implements OffsetMutation {
         @Override
-        public void applyTo(Map<TopicPartition, CommittedOffset> current) {
-            current.clear();
+        public void applyTo(OffsetState current) {
+            current.committed().clear();
+            current.pending().clear();
         }
     }
 }

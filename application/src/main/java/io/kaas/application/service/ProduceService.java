@@ -5,14 +5,18 @@ import io.kaas.application.log.PartitionLog;
 import io.kaas.application.port.in.ProduceUseCase;
 import io.kaas.application.port.out.Clock;
 import io.kaas.application.port.out.Scheduler;
+import io.kaas.application.port.out.TransactionVerifier;
 import io.kaas.domain.batch.BatchValidator;
 import io.kaas.domain.batch.RecordBatchHeader;
 import io.kaas.domain.batch.TimestampValidator;
 import io.kaas.domain.config.TopicConfig;
 import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.idempotence.VerificationGuard;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -20,18 +24,28 @@ import java.util.concurrent.CompletionStage;
  * The produce path in front of the logs: per partition, the topic must exist, the batch must be
  * one valid v2 batch within the topic's {@code max.message.bytes} and {@code segment.bytes}, and
  * its timestamps within the topic's limits; a LogAppendTime topic's batch is then stamped with the
- * broker's clock (a header rewrite). The log classifies and appends it. For {@code acks=-1} the
- * answer waits until the log reports the batch durable.
+ * broker's clock (a header rewrite). A transactional batch that would start its producer's
+ * transaction on the partition is first confirmed with the transaction coordinator (KIP-890
+ * verification, as Apache 3.7 does by default). The log classifies and appends it. For
+ * {@code acks=-1} the answer waits until the log reports the batch durable.
  */
 public final class ProduceService implements ProduceUseCase {
     private final TopicService topics;
     private final Clock clock;
     private final Scheduler scheduler;
+    private final TransactionVerifier verifier;
 
+    /** Without transaction verification ({@code transaction.partition.verification.enable=false}). */
     public ProduceService(TopicService topics, Clock clock, Scheduler scheduler) {
+        this(topics, clock, scheduler, null);
+    }
+
+    /** @param verifier asks transaction coordinators about transactional batches; null turns verification off */
+    public ProduceService(TopicService topics, Clock clock, Scheduler scheduler, TransactionVerifier verifier) {
         this.topics = topics;
         this.clock = clock;
         this.scheduler = scheduler;
+        this.verifier = verifier;
     }
 
     @Override
@@ -44,10 +58,18 @@ public final class ProduceService implements ProduceUseCase {
             }
             return CompletableFuture.completedFuture(invalid);
         }
+        if (command.transactionalId() == null && command.partitions().stream().anyMatch(ProduceService::isTransactional)) {
+            // Apache: transactional records need a transactional id the client may write for.
+            List<PartitionResult> refused = new ArrayList<>();
+            for (PartitionRecords p : command.partitions()) {
+                refused.add(PartitionResult.failed(p.partition(), KafkaError.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, null));
+            }
+            return CompletableFuture.completedFuture(refused);
+        }
         long now = clock.nowMs();
         List<CompletableFuture<PartitionResult>> results = new ArrayList<>(command.partitions().size());
         for (PartitionRecords p : command.partitions()) {
-            results.add(appendOne(p, now, acks == -1));
+            results.add(appendOne(command.transactionalId(), p, now, acks == -1));
         }
         CompletableFuture<List<PartitionResult>> all = CompletableFuture.allOf(results.toArray(CompletableFuture[]::new))
                 .thenApply(ignored -> results.stream().map(CompletableFuture::join).toList());
@@ -59,7 +81,8 @@ public final class ProduceService implements ProduceUseCase {
         return all;
     }
 
-    private CompletableFuture<PartitionResult> appendOne(PartitionRecords p, long now, boolean waitDurable) {
+    private CompletableFuture<PartitionResult> appendOne(String transactionalId, PartitionRecords p, long now,
+                                                         boolean waitDurable) {
         Optional<PartitionLog> log = topics.log(p.partition());
         Optional<TopicConfig> config = topics.config(p.partition().topic());
         if (log.isEmpty() || config.isEmpty()) {
@@ -87,7 +110,28 @@ public final class ProduceService implements ProduceUseCase {
         if (logAppendTime) {
             RecordBatchHeader.at(p.records()).setLogAppendTime(now);
         }
-        AppendResult result = log.get().append(p.records(), now);
+        RecordBatchHeader header = RecordBatchHeader.at(p.records());
+        PartitionLog partitionLog = log.get();
+        if (verifier != null && header.isTransactional() && header.hasProducerId()) {
+            VerificationGuard guard = partitionLog.beginVerification(header.producerId());
+            if (guard != VerificationGuard.NOT_REQUIRED) {
+                return verifier.verifyPartitions(transactionalId, header.producerId(), header.producerEpoch(),
+                                Set.of(p.partition())).toCompletableFuture()
+                        .thenCompose(errors -> {
+                            KafkaError verified = errors.getOrDefault(p.partition(), KafkaError.INVALID_TXN_STATE);
+                            return verified == KafkaError.NONE
+                                    ? append(partitionLog, p, now, guard, logAppendTime, waitDurable)
+                                    : unverified(p, verified);
+                        });
+            }
+        }
+        return append(partitionLog, p, now, VerificationGuard.NOT_REQUIRED, logAppendTime, waitDurable);
+    }
+
+    private CompletableFuture<PartitionResult> append(PartitionLog log, PartitionRecords p, long now,
+                                                      VerificationGuard guard, boolean logAppendTime,
+                                                      boolean waitDurable) {
+        AppendResult result = log.append(p.records(), now, guard);
         if (result instanceof AppendResult.Appended appended) {
             PartitionResult ok = new PartitionResult(p.partition(), KafkaError.NONE, null, appended.baseOffset(),
                     logAppendTime ? now : appended.logAppendTimeMs(), appended.logStartOffset());
@@ -103,6 +147,26 @@ public final class ProduceService implements ProduceUseCase {
         }
         AppendResult.Rejected rejected = (AppendResult.Rejected) result;
         return failed(p, rejected.error(), rejected.message());
+    }
+
+    /**
+     * A verification that failed, answered as Apache 3.7's ReplicaManager does: retriable coordinator
+     * trouble becomes NOT_ENOUGH_REPLICAS (which every client retries without a metadata refresh);
+     * a partition not in the transaction is INVALID_TXN_STATE; the producer's own errors pass through.
+     */
+    private static CompletableFuture<PartitionResult> unverified(PartitionRecords p, KafkaError error) {
+        return switch (error) {
+            case INVALID_TXN_STATE -> failed(p, error, "Partition was not added to the transaction");
+            case CONCURRENT_TRANSACTIONS, COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR ->
+                    failed(p, KafkaError.NOT_ENOUGH_REPLICAS, "Unable to verify the partition has been added to the "
+                            + "transaction. Underlying error: " + error);
+            default -> failed(p, error, null);
+        };
+    }
+
+    private static boolean isTransactional(PartitionRecords p) {
+        ByteBuffer records = p.records();
+        return records.remaining() >= RecordBatchHeader.HEADER_SIZE && RecordBatchHeader.at(records).isTransactional();
     }
 
     private static Optional<BatchValidator.Rejection> checkTimestamps(PartitionRecords p, TopicConfig cfg, long now) {

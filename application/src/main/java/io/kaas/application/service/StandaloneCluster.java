@@ -2,6 +2,7 @@ package io.kaas.application.service;
 
 import io.kaas.application.port.in.ClusterUseCase;
 import io.kaas.domain.group.CoordinatorRouting;
+import io.kaas.domain.txn.TxnSlots;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -58,7 +59,12 @@ public final class StandaloneCluster implements ClusterUseCase {
 
     @Override
     public Optional<Broker> transactionCoordinator(String transactionalId) {
-        return route(transactionalId);
+        return transactionSlotCoordinator(TxnSlots.slotFor(transactionalId));
+    }
+
+    @Override
+    public Optional<Broker> transactionSlotCoordinator(int slot) {
+        return route(TxnSlots.slotName(slot));
     }
 
     /** The cluster-wide routing over a broker set of one: always this broker. */

@@ -16,6 +16,7 @@ import io.kaas.application.port.in.GroupCoordinator.PartitionOffset;
 import io.kaas.application.port.in.GroupCoordinator.SyncRequest;
 import io.kaas.application.port.in.TopicAdminUseCase;
 import io.kaas.application.port.out.OffsetStore;
+import io.kaas.application.port.out.TransactionVerifier;
 import io.kaas.domain.config.BrokerConfigs;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.group.CommittedOffset;
@@ -67,7 +68,7 @@ class GroupCoordinatorServiceTest {
 
     private GroupCoordinatorService newService(ClusterUseCase routing) {
         GroupCoordinatorService created = new GroupCoordinatorService(CONFIG, store, topics, routing,
-                scheduler.clock(), scheduler, io, UUID::randomUUID);
+                scheduler.clock(), scheduler, io, UUID::randomUUID, NO_TRANSACTIONS);
         topics.addDeletionListener(created::onTopicDeleted);
         return created;
     }
@@ -317,6 +318,22 @@ class GroupCoordinatorServiceTest {
                 .putShort((short) name.length).put(name).putInt(-1).array();
     }
 
+    /** Groups tested here see no transactional producer: the coordinator knows none. */
+    private static final TransactionVerifier NO_TRANSACTIONS = new TransactionVerifier() {
+        @Override
+        public CompletionStage<Map<TopicPartition, KafkaError>> verifyPartitions(String transactionalId, long producerId,
+                                                                                 short producerEpoch,
+                                                                                 Set<TopicPartition> partitions) {
+            return CompletableFuture.completedFuture(Map.of());
+        }
+
+        @Override
+        public CompletionStage<KafkaError> verifyGroup(String transactionalId, long producerId, short producerEpoch,
+                                                       String groupId) {
+            return CompletableFuture.completedFuture(KafkaError.INVALID_PRODUCER_ID_MAPPING);
+        }
+    };
+
     /** A cluster where broker 1 coordinates every group and this broker is 0. */
     private static final class CoordinatedElsewhere implements ClusterUseCase {
         @Override
@@ -352,6 +369,11 @@ class GroupCoordinatorServiceTest {
         @Override
         public Optional<Broker> transactionCoordinator(String transactionalId) {
             return groupCoordinator(transactionalId);
+        }
+
+        @Override
+        public Optional<Broker> transactionSlotCoordinator(int slot) {
+            return groupCoordinator("slot");
         }
     }
 

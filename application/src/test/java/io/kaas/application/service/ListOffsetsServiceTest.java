@@ -50,6 +50,20 @@ class ListOffsetsServiceTest {
     }
 
     @Test
+    void readCommittedSeesOnlyWhatIsBelowTheLastStableOffset() {
+        var log = topics.log(TP).orElseThrow();
+        log.append(TestBatches.batch().transactional().producer(9L, (short) 0, 0).records(2).timestamps(2_000, 2_000)
+                .build(), 0L); // 6..7, open
+
+        assertThat(service.listOffset(TP, ListOffsetsUseCase.LATEST, true)).isEqualTo(new Result(KafkaError.NONE, -1, 6, 0));
+        assertThat(list(ListOffsetsUseCase.LATEST)).isEqualTo(new Result(KafkaError.NONE, -1, 8, 0));
+        assertThat(service.listOffset(TP, 2_000, true)).as("only in the open transaction")
+                .isEqualTo(new Result(KafkaError.NONE, -1, -1, -1));
+        assertThat(list(2_000)).isEqualTo(new Result(KafkaError.NONE, 2_000, 6, 0));
+        assertThat(service.listOffset(TP, ListOffsetsUseCase.MAX_TIMESTAMP, true)).isEqualTo(new Result(KafkaError.NONE, -1, -1, -1));
+    }
+
+    @Test
     void maxTimestampIsTheBatchHoldingTheLargestTimestamp() {
         assertThat(list(ListOffsetsUseCase.MAX_TIMESTAMP)).isEqualTo(new Result(KafkaError.NONE, 1_500, 4, 0));
     }

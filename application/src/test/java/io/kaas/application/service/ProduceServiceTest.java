@@ -11,6 +11,9 @@ import io.kaas.application.log.LogOffsets;
 import io.kaas.application.log.LogRead;
 import io.kaas.application.log.MemoryLogEngine;
 import io.kaas.application.log.PartitionLog;
+import io.kaas.application.log.ProducerState;
+import io.kaas.application.log.TxnMarker;
+import io.kaas.domain.idempotence.VerificationGuard;
 import io.kaas.application.log.TimestampOffset;
 import io.kaas.application.memory.InMemoryTopicStore;
 import io.kaas.application.port.in.ProduceUseCase.Command;
@@ -244,7 +247,7 @@ class ProduceServiceTest {
                 }
 
                 @Override
-                public AppendResult append(ByteBuffer batch, long nowMs) {
+                public AppendResult append(ByteBuffer batch, long nowMs, VerificationGuard guard) {
                     CompletableFuture<Void> flushed = new CompletableFuture<>();
                     durable.put(partition, flushed);
                     batches.add(batch);
@@ -252,7 +255,26 @@ class ProduceServiceTest {
                 }
 
                 @Override
-                public LogRead read(long fetchOffset, int maxBytes, boolean minOneBatch) {
+                public AppendResult appendMarker(TxnMarker marker, long nowMs) {
+                    throw new UnsupportedOperationException("no transactions here");
+                }
+
+                @Override
+                public VerificationGuard beginVerification(long producerId) {
+                    return VerificationGuard.NOT_REQUIRED;
+                }
+
+                @Override
+                public void fence(long producerId, short epoch) {
+                }
+
+                @Override
+                public List<ProducerState> producers() {
+                    return List.of();
+                }
+
+                @Override
+                public LogRead read(long fetchOffset, int maxBytes, boolean minOneBatch, boolean readCommitted) {
                     return LogRead.empty(offsets());
                 }
 

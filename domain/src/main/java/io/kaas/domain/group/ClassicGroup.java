@@ -75,6 +75,8 @@ public final class ClassicGroup {
             response = MemberHandling.leave(d, leave);
         } else if (command instanceof GroupCommand.ValidateOffsetCommit commit) {
             response = MemberHandling.validateOffsetCommit(d, commit);
+        } else if (command instanceof GroupCommand.ValidateTxnOffsetCommit commit) {
+            response = MemberHandling.validateTxnOffsetCommit(d, commit);
         } else if (command instanceof GroupCommand.FireTimer fire) {
             TimerHandling.fire(d, fire.timer());
         } else if (command instanceof GroupCommand.Delete) {

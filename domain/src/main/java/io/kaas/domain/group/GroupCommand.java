@@ -70,6 +70,16 @@ public sealed interface GroupCommand<R> {
             implements GroupCommand<KafkaError> {
     }
 
+    /**
+     * May this TxnOffsetCommit be staged? As for OffsetCommit, but without the checks Apache skips
+     * for transactional commits: old versions carry no member id or generation, so a committer
+     * outside group management may stage into a non-empty group, and a generation that is still
+     * completing its rebalance may stage too.
+     */
+    record ValidateTxnOffsetCommit(String memberId, String groupInstanceId, int generationId)
+            implements GroupCommand<KafkaError> {
+    }
+
     /** A timer the group scheduled came due. */
     record FireTimer(GroupTimer timer) implements GroupCommand<Void> {
     }

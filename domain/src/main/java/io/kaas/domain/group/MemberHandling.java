@@ -4,7 +4,7 @@ import io.kaas.domain.error.KafkaError;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Heartbeat, LeaveGroup and the membership check of OffsetCommit. */
+/** Heartbeat, LeaveGroup and the membership checks of OffsetCommit and TxnOffsetCommit. */
 final class MemberHandling {
     private MemberHandling() {
     }
@@ -101,5 +101,29 @@ final class MemberHandling {
                 return KafkaError.NONE;
             }
         }
+    }
+
+    /**
+     * Whether a TxnOffsetCommit may be staged (Apache's {@code validateOffsetCommit} with
+     * {@code isTransactional}): a member naming itself must be current and of the current
+     * generation; an anonymous committer (generation -1, no member id) is accepted in any state.
+     * Staging is no sign of life: sessions are not touched.
+     */
+    static KafkaError validateTxnOffsetCommit(Decision d, GroupCommand.ValidateTxnOffsetCommit commit) {
+        ClassicGroup group = d.group();
+        if (group.state() == GroupState.DEAD) {
+            return KafkaError.COORDINATOR_NOT_AVAILABLE;
+        }
+        if (commit.generationId() < 0 && commit.memberId().isEmpty() && commit.groupInstanceId() == null) {
+            return KafkaError.NONE;
+        }
+        if (commit.generationId() < 0 && group.state() == GroupState.EMPTY) {
+            return KafkaError.NONE;
+        }
+        KafkaError invalid = group.validateMember(commit.memberId(), commit.groupInstanceId());
+        if (invalid != KafkaError.NONE) {
+            return invalid;
+        }
+        return commit.generationId() == group.generationId() ? KafkaError.NONE : KafkaError.ILLEGAL_GENERATION;
     }
 }

@@ -5,7 +5,7 @@ import java.util.Optional;
 
 /**
  * A segment's identity, carried in its file names {@code {epoch:08x}-{baseOffset:020d}.log} (and
- * {@code .index}, {@code .timeindex}): the leader epoch that wrote it and its first offset. A
+ * {@code .index}, {@code .timeindex}, {@code .txnindex}): the leader epoch that wrote it and its first offset. A
  * deposed leader's late writes land in a file stamped with its dead epoch, never in the new
  * leader's segment.
  */
@@ -13,6 +13,7 @@ public record SegmentName(int epoch, long baseOffset) implements Comparable<Segm
     public static final String LOG_SUFFIX = ".log";
     public static final String INDEX_SUFFIX = ".index";
     public static final String TIME_INDEX_SUFFIX = ".timeindex";
+    public static final String TXN_INDEX_SUFFIX = ".txnindex";
     private static final int EPOCH_DIGITS = 8;
     private static final int OFFSET_DIGITS = 20;
 
@@ -37,6 +38,11 @@ public record SegmentName(int epoch, long baseOffset) implements Comparable<Segm
 
     public String timeIndexFile() {
         return stem() + TIME_INDEX_SUFFIX;
+    }
+
+    /** The segment's aborted-transaction index, present once an ABORT marker landed in the segment. */
+    public String txnIndexFile() {
+        return stem() + TXN_INDEX_SUFFIX;
     }
 
     /** The segment a {@code .log} file name stands for; empty for any other name. */

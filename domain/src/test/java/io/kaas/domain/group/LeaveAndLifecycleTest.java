@@ -68,6 +68,29 @@ class LeaveAndLifecycleTest {
     }
 
     @Test
+    void transactionalCommitsSkipTheChecksOldVersionsCannotPass() {
+        assertThat(ctx.run(new GroupCommand.ValidateTxnOffsetCommit("", null, -1))).isEqualTo(KafkaError.NONE);
+        List<String> members = ctx.stableGroup("c1");
+        assertThat(ctx.run(new GroupCommand.ValidateTxnOffsetCommit("", null, -1))).as("no member id: v0-2")
+                .isEqualTo(KafkaError.NONE);
+        assertThat(ctx.run(new GroupCommand.ValidateTxnOffsetCommit(members.get(0), null, 1))).isEqualTo(KafkaError.NONE);
+        assertThat(ctx.run(new GroupCommand.ValidateTxnOffsetCommit(members.get(0), null, 0)))
+                .isEqualTo(KafkaError.ILLEGAL_GENERATION);
+        assertThat(ctx.run(new GroupCommand.ValidateTxnOffsetCommit("zombie", null, 1))).isEqualTo(KafkaError.UNKNOWN_MEMBER_ID);
+        assertThat(ctx.run(new GroupCommand.ValidateTxnOffsetCommit(members.get(0), "gone", 1)))
+                .isEqualTo(KafkaError.UNKNOWN_MEMBER_ID);
+    }
+
+    @Test
+    void aTransactionalCommitMayStageWhileTheAssignmentIsComputed() {
+        long join = ctx.joinNew("c1");
+        ctx.sleep(3_000);
+        String member = ctx.joinReply(join).memberId();
+
+        assertThat(ctx.run(new GroupCommand.ValidateTxnOffsetCommit(member, null, 1))).isEqualTo(KafkaError.NONE);
+    }
+
+    @Test
     void commitsWaitOutTheSyncPhaseButNotTheJoinPhase() {
         long join = ctx.joinNew("c1");
         ctx.sleep(3_000);

@@ -24,6 +24,21 @@ public record DataLayout(Path root) {
         return clusterDir().resolve("__consumer_offsets");
     }
 
+    /** The transaction coordinators' state: {@code slot-N.json} for each of the 50 slots. */
+    public Path txnSlot(int slot) {
+        return clusterDir().resolve("txn_state").resolve("slot-" + slot + ".json");
+    }
+
+    /** The epoch bumps broker {@code brokerId}'s coordinator handed out, for its peers to fence. */
+    public Path producerFences(int brokerId) {
+        return clusterDir().resolve("producer_fences").resolve("from-" + brokerId + ".json");
+    }
+
+    /** Markers queued for broker {@code brokerId}'s partitions, one file per producer and epoch. */
+    public Path markerQueue(int brokerId) {
+        return clusterDir().resolve("marker_queue").resolve("to-" + brokerId);
+    }
+
     public Path topicDir(String topic) {
         return root.resolve(topic);
     }

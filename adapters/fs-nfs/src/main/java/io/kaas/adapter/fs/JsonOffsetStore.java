@@ -64,24 +64,47 @@ public final class JsonOffsetStore implements OffsetStore {
         return ids;
     }
 
-    /** The file's content. */
-    record GroupFile(String groupId, String protocolType, List<OffsetEntry> offsets) {
+    /**
+     * The file's content; {@code pendingTransactional} (absent in files written before transactions)
+     * holds the offsets staged by transactions that have not ended, per producer id.
+     */
+    record GroupFile(String groupId, String protocolType, List<OffsetEntry> offsets,
+                     List<StagedOffsets> pendingTransactional) {
         static GroupFile of(StoredGroup group) {
-            List<OffsetEntry> entries = new ArrayList<>();
-            group.offsets().entrySet().stream()
-                    .sorted(Map.Entry.comparingByKey(Comparator.comparing(TopicPartition::topic)
-                            .thenComparingInt(TopicPartition::partition)))
-                    .forEach(e -> entries.add(OffsetEntry.of(e.getKey(), e.getValue())));
-            return new GroupFile(group.groupId(), group.protocolType(), entries);
+            List<StagedOffsets> staged = new ArrayList<>();
+            group.pendingTransactional().forEach((pid, offsets) -> staged.add(new StagedOffsets(pid, entries(offsets))));
+            staged.sort(Comparator.comparingLong(StagedOffsets::producerId));
+            return new GroupFile(group.groupId(), group.protocolType(), entries(group.offsets()), staged);
         }
 
         StoredGroup toStored() {
-            Map<TopicPartition, CommittedOffset> map = new LinkedHashMap<>();
-            if (offsets != null) {
-                offsets.forEach(e -> map.put(new TopicPartition(e.topic(), e.partition()), e.toCommitted()));
+            Map<Long, Map<TopicPartition, CommittedOffset>> pending = new LinkedHashMap<>();
+            if (pendingTransactional != null) {
+                pendingTransactional.forEach(s -> pending.put(s.producerId(), toMap(s.offsets())));
             }
-            return new StoredGroup(groupId, protocolType, map);
+            return new StoredGroup(groupId, protocolType, toMap(offsets), pending);
         }
+
+        private static List<OffsetEntry> entries(Map<TopicPartition, CommittedOffset> offsets) {
+            List<OffsetEntry> entries = new ArrayList<>();
+            offsets.entrySet().stream()
+                    .sorted(Map.Entry.comparingByKey(Comparator.comparing(TopicPartition::topic)
+                            .thenComparingInt(TopicPartition::partition)))
+                    .forEach(e -> entries.add(OffsetEntry.of(e.getKey(), e.getValue())));
+            return entries;
+        }
+
+        private static Map<TopicPartition, CommittedOffset> toMap(List<OffsetEntry> entries) {
+            Map<TopicPartition, CommittedOffset> map = new LinkedHashMap<>();
+            if (entries != null) {
+                entries.forEach(e -> map.put(new TopicPartition(e.topic(), e.partition()), e.toCommitted()));
+            }
+            return map;
+        }
+    }
+
+    /** Offsets one producer's transaction staged (TxnOffsetCommit). */
+    record StagedOffsets(long producerId, List<OffsetEntry> offsets) {
     }
 
     /** One committed offset; {@code topicId} is Kafka's base64 form of the topic's id. */

@@ -76,6 +76,31 @@ class JsonOffsetStoreTest {
     }
 
     @Test
+    void offsetsStagedByTransactionsAreKeptPerProducer() {
+        Map<TopicPartition, CommittedOffset> staged = Map.of(new TopicPartition("orders", 0),
+                new CommittedOffset(99, -1, "", 1_700_000_000_002L, TOPIC_ID));
+        StoredGroup withPending = new StoredGroup("eos", "consumer", group("eos").offsets(), Map.of(4_398_046_511_104L, staged));
+
+        store().save(withPending);
+
+        assertThat(store().load("eos")).contains(withPending);
+    }
+
+    @Test
+    void aFileWrittenBeforeTransactionsReadsWithNothingStaged() throws IOException {
+        Path file = data.resolve("__cluster/__consumer_offsets/old.json");
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, "{\"groupId\":\"old\",\"protocolType\":null,\"offsets\":[{\"topic\":\"orders\","
+                + "\"partition\":0,\"offset\":5,\"leaderEpoch\":-1,\"metadata\":\"\",\"commitTimestampMs\":1,"
+                + "\"topicId\":null}]}");
+
+        StoredGroup old = store().load("old").orElseThrow();
+
+        assertThat(old.offsets()).containsKey(new TopicPartition("orders", 0));
+        assertThat(old.pendingTransactional()).isEmpty();
+    }
+
+    @Test
     void noDirectoryMeansNoGroups() {
         assertThat(store().groupIds()).isEmpty();
     }

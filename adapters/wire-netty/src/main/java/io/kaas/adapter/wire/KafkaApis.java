@@ -1,6 +1,8 @@
 package io.kaas.adapter.wire;
 
 import io.kaas.adapter.wire.dispatch.ApiRegistry;
+import io.kaas.adapter.wire.handler.AddOffsetsToTxnHandler;
+import io.kaas.adapter.wire.handler.AddPartitionsToTxnHandler;
 import io.kaas.adapter.wire.handler.AlterConfigsHandler;
 import io.kaas.adapter.wire.handler.AlterPartitionReassignmentsHandler;
 import io.kaas.adapter.wire.handler.CreatePartitionsHandler;
@@ -12,7 +14,10 @@ import io.kaas.adapter.wire.handler.DescribeClusterHandler;
 import io.kaas.adapter.wire.handler.DescribeConfigsHandler;
 import io.kaas.adapter.wire.handler.DescribeGroupsHandler;
 import io.kaas.adapter.wire.handler.DescribeLogDirsHandler;
+import io.kaas.adapter.wire.handler.DescribeProducersHandler;
+import io.kaas.adapter.wire.handler.DescribeTransactionsHandler;
 import io.kaas.adapter.wire.handler.ElectLeadersHandler;
+import io.kaas.adapter.wire.handler.EndTxnHandler;
 import io.kaas.adapter.wire.handler.FetchHandler;
 import io.kaas.adapter.wire.handler.FindCoordinatorHandler;
 import io.kaas.adapter.wire.handler.HeartbeatHandler;
@@ -23,12 +28,15 @@ import io.kaas.adapter.wire.handler.LeaveGroupHandler;
 import io.kaas.adapter.wire.handler.ListGroupsHandler;
 import io.kaas.adapter.wire.handler.ListOffsetsHandler;
 import io.kaas.adapter.wire.handler.ListPartitionReassignmentsHandler;
+import io.kaas.adapter.wire.handler.ListTransactionsHandler;
 import io.kaas.adapter.wire.handler.MetadataHandler;
 import io.kaas.adapter.wire.handler.OffsetCommitHandler;
 import io.kaas.adapter.wire.handler.OffsetDeleteHandler;
 import io.kaas.adapter.wire.handler.OffsetFetchHandler;
 import io.kaas.adapter.wire.handler.ProduceHandler;
 import io.kaas.adapter.wire.handler.SyncGroupHandler;
+import io.kaas.adapter.wire.handler.TxnOffsetCommitHandler;
+import io.kaas.adapter.wire.handler.WriteTxnMarkersHandler;
 import org.apache.kafka.common.protocol.ApiKeys;
 
 /**
@@ -36,7 +44,9 @@ import org.apache.kafka.common.protocol.ApiKeys;
  * except where an old version's semantics are absent (message formats v0/v1 need
  * Produce &lt; 3 and Fetch &lt; 4; ListOffsets v0 is the pre-KIP-79 shape). The group APIs serve
  * Apache's full ranges; where a version's meaning differs (OffsetCommit/OffsetFetch v0 went to
- * ZooKeeper in Apache; v9 adds KIP-848 fields) the handler says what it does.
+ * ZooKeeper in Apache; v9 adds KIP-848 fields) the handler says what it does. The transaction APIs
+ * serve Apache's full ranges too, AddPartitionsToTxn v4 (the broker-to-broker verification form)
+ * and WriteTxnMarkers (the coordinator-to-leader API) included, with Apache's receiver semantics.
  * {@code docs/api-matrix.md} is generated from this table.
  */
 public final class KafkaApis {
@@ -55,7 +65,12 @@ public final class KafkaApis {
                 .serveBlocking(ApiKeys.CREATE_TOPICS, 0, 7, new CreateTopicsHandler(uc.topics(), uc.configs()))
                 .serveBlocking(ApiKeys.DELETE_TOPICS, 0, 6, new DeleteTopicsHandler(uc.topics()))
                 .serve(ApiKeys.DELETE_RECORDS, 0, 2, new DeleteRecordsHandler(uc.deleteRecords()))
-                .serve(ApiKeys.INIT_PRODUCER_ID, 0, 4, new InitProducerIdHandler(uc.producerIds()))
+                .serve(ApiKeys.INIT_PRODUCER_ID, 0, 4, new InitProducerIdHandler(uc.producerIds(), uc.transactions()))
+                .serve(ApiKeys.ADD_PARTITIONS_TO_TXN, 0, 4, new AddPartitionsToTxnHandler(uc.transactions()))
+                .serve(ApiKeys.ADD_OFFSETS_TO_TXN, 0, 3, new AddOffsetsToTxnHandler(uc.transactions()))
+                .serve(ApiKeys.END_TXN, 0, 3, new EndTxnHandler(uc.transactions()))
+                .serve(ApiKeys.WRITE_TXN_MARKERS, 0, 1, new WriteTxnMarkersHandler(uc.txnMarkers()))
+                .serve(ApiKeys.TXN_OFFSET_COMMIT, 0, 3, new TxnOffsetCommitHandler(uc.groups()))
                 .serve(ApiKeys.DESCRIBE_CONFIGS, 0, 4, new DescribeConfigsHandler(uc.configs()))
                 .serveBlocking(ApiKeys.ALTER_CONFIGS, 0, 2, new AlterConfigsHandler(uc.configs()))
                 .serve(ApiKeys.DESCRIBE_LOG_DIRS, 0, 4, new DescribeLogDirsHandler(uc.logDirs()))
@@ -73,6 +88,9 @@ public final class KafkaApis {
                 .serve(ApiKeys.ELECT_LEADERS, 0, 2, new ElectLeadersHandler(uc.leadership()))
                 .serve(ApiKeys.ALTER_PARTITION_REASSIGNMENTS, 0, 0, new AlterPartitionReassignmentsHandler(uc.leadership()))
                 .serve(ApiKeys.LIST_PARTITION_REASSIGNMENTS, 0, 0, new ListPartitionReassignmentsHandler(uc.leadership()))
+                .serve(ApiKeys.DESCRIBE_PRODUCERS, 0, 0, new DescribeProducersHandler(uc.producerStates()))
+                .serve(ApiKeys.DESCRIBE_TRANSACTIONS, 0, 0, new DescribeTransactionsHandler(uc.transactions()))
+                .serve(ApiKeys.LIST_TRANSACTIONS, 0, 0, new ListTransactionsHandler(uc.transactions()))
                 .build();
     }
 }

@@ -3,6 +3,7 @@ package io.kaas.adapter.wire;
 import io.kaas.application.port.in.ClusterUseCase;
 import io.kaas.application.port.in.ConfigUseCase;
 import io.kaas.application.port.in.DeleteRecordsUseCase;
+import io.kaas.application.port.in.DescribeProducersUseCase;
 import io.kaas.application.port.in.FetchUseCase;
 import io.kaas.application.port.in.GroupCoordinator;
 import io.kaas.application.port.in.ListOffsetsUseCase;
@@ -12,11 +13,14 @@ import io.kaas.application.port.in.PartitionLeadershipUseCase;
 import io.kaas.application.port.in.ProduceUseCase;
 import io.kaas.application.port.in.ProducerIdUseCase;
 import io.kaas.application.port.in.TopicAdminUseCase;
+import io.kaas.application.port.in.TransactionCoordinator;
+import io.kaas.application.port.in.WriteTxnMarkersUseCase;
 
 /** The use cases the wire serves: everything a handler may call. */
 public record UseCases(ProduceUseCase produce, FetchUseCase fetch, ListOffsetsUseCase listOffsets,
                        MetadataUseCase metadata, TopicAdminUseCase topics, ClusterUseCase cluster,
                        ProducerIdUseCase producerIds, DeleteRecordsUseCase deleteRecords, ConfigUseCase configs,
-                       LogDirsUseCase logDirs, GroupCoordinator groups,
+                       LogDirsUseCase logDirs, GroupCoordinator groups, TransactionCoordinator transactions,
+                       WriteTxnMarkersUseCase txnMarkers, DescribeProducersUseCase producerStates,
                        PartitionLeadershipUseCase leadership) {
 }

@@ -51,6 +51,11 @@ class KafkaApisTest {
         expected.put(ApiKeys.DELETE_TOPICS, "0-6");
         expected.put(ApiKeys.DELETE_RECORDS, "0-2");
         expected.put(ApiKeys.INIT_PRODUCER_ID, "0-4");
+        expected.put(ApiKeys.ADD_PARTITIONS_TO_TXN, "0-4");
+        expected.put(ApiKeys.ADD_OFFSETS_TO_TXN, "0-3");
+        expected.put(ApiKeys.END_TXN, "0-3");
+        expected.put(ApiKeys.WRITE_TXN_MARKERS, "0-1");
+        expected.put(ApiKeys.TXN_OFFSET_COMMIT, "0-3");
         expected.put(ApiKeys.DESCRIBE_CONFIGS, "0-4");
         expected.put(ApiKeys.ALTER_CONFIGS, "0-2");
         expected.put(ApiKeys.DESCRIBE_LOG_DIRS, "0-4");
@@ -62,6 +67,9 @@ class KafkaApisTest {
         expected.put(ApiKeys.LIST_PARTITION_REASSIGNMENTS, "0-0");
         expected.put(ApiKeys.OFFSET_DELETE, "0-0");
         expected.put(ApiKeys.DESCRIBE_CLUSTER, "0-1");
+        expected.put(ApiKeys.DESCRIBE_PRODUCERS, "0-0");
+        expected.put(ApiKeys.DESCRIBE_TRANSACTIONS, "0-0");
+        expected.put(ApiKeys.LIST_TRANSACTIONS, "0-0");
         assertThat(served).containsExactlyEntriesOf(expected);
     }
 

@@ -23,8 +23,17 @@ public interface ClusterUseCase {
      */
     Optional<Broker> groupCoordinator(String groupId);
 
-    /** The broker coordinating a transactional id, by the same routing as groups. */
+    /**
+     * The broker coordinating a transactional id: the coordinator of its slot (see
+     * {@link #transactionSlotCoordinator}), so each slot file has one writer.
+     */
     Optional<Broker> transactionCoordinator(String transactionalId);
+
+    /**
+     * The broker coordinating one of the 50 transaction slots (Apache: the leader of that
+     * {@code __transaction_state} partition): the FNV-1a routing of the slot's name.
+     */
+    Optional<Broker> transactionSlotCoordinator(int slot);
 
     record Broker(int id, String host, int port) {
     }

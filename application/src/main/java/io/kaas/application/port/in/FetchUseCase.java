@@ -2,6 +2,7 @@ package io.kaas.application.port.in;
 
 import io.kaas.application.log.LogOffsets;
 import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.log.AbortedTxn;
 import io.kaas.domain.topic.TopicPartition;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -17,14 +18,23 @@ public interface FetchUseCase {
      */
     CompletionStage<List<PartitionData>> fetch(Command command);
 
+    /** {@code readCommitted}: read_committed isolation, capped at the last stable offset. */
     record Command(int maxWaitMs, int minBytes, int maxBytes, boolean readCommitted, List<PartitionRequest> partitions) {
     }
 
     record PartitionRequest(TopicPartition partition, long fetchOffset, int maxBytes) {
     }
 
-    /** One partition's answer: its offsets and whole contiguous batches (possibly none), or an error. */
-    record PartitionData(TopicPartition partition, KafkaError error, LogOffsets offsets, ByteBuffer records) {
+    /**
+     * One partition's answer: its offsets and whole contiguous batches (possibly none), or an error;
+     * for read_committed, below the last stable offset and with the aborted transactions they overlap.
+     */
+    record PartitionData(TopicPartition partition, KafkaError error, LogOffsets offsets, ByteBuffer records,
+                         List<AbortedTxn> abortedTransactions) {
+        public PartitionData(TopicPartition partition, KafkaError error, LogOffsets offsets, ByteBuffer records) {
+            this(partition, error, offsets, records, List.of());
+        }
+
         public int sizeInBytes() {
             return records.remaining();
         }

@@ -38,6 +38,13 @@ public interface GroupCoordinator {
     CompletionStage<Map<TopicPartition, KafkaError>> commitOffsets(CommitRequest request);
 
     /**
+     * TxnOffsetCommit: stages offsets under the producer's transaction, after its coordinator
+     * confirmed the group is part of it; they become visible when the transaction commits and vanish
+     * if it aborts. One error per requested partition, in request order; NONE once they are durable.
+     */
+    CompletionStage<Map<TopicPartition, KafkaError>> commitTransactionalOffsets(TxnCommitRequest request);
+
+    /**
      * The group's committed offsets.
      *
      * @param partitions    the partitions to read, or null for every partition with a committed offset
@@ -79,6 +86,13 @@ public interface GroupCoordinator {
     /** An OffsetCommit; generation -1 and member "" for committers outside group management. */
     record CommitRequest(String groupId, String memberId, String groupInstanceId, int generationId,
                          List<OffsetCommit> offsets) {
+    }
+
+    /**
+     * A TxnOffsetCommit; v0-2 carry no member: generation -1, member "" and no instance id.
+     */
+    record TxnCommitRequest(String transactionalId, String groupId, long producerId, short producerEpoch,
+                            String memberId, String groupInstanceId, int generationId, List<OffsetCommit> offsets) {
     }
 
     /** One partition's commit; {@code metadata} null means none. */

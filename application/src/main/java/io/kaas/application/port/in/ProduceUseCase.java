@@ -16,7 +16,11 @@ public interface ProduceUseCase {
      */
     CompletionStage<List<PartitionResult>> produce(Command command);
 
-    record Command(short acks, int timeoutMs, List<PartitionRecords> partitions) {
+    /** {@code transactionalId}: the request's, null for a non-transactional producer. */
+    record Command(String transactionalId, short acks, int timeoutMs, List<PartitionRecords> partitions) {
+        public Command(short acks, int timeoutMs, List<PartitionRecords> partitions) {
+            this(null, acks, timeoutMs, partitions);
+        }
     }
 
     /** The opaque batch bytes sent for one partition. */

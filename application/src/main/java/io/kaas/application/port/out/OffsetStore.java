@@ -32,12 +32,23 @@ public interface OffsetStore {
     /**
      * One group's file.
      *
-     * @param protocolType the group's protocol type when last written ({@code consumer}), null if it
-     *                     never had members, so a group known only from this file lists as it did
+     * @param protocolType         the group's protocol type when last written ({@code consumer}), null if it
+     *                             never had members, so a group known only from this file lists as it did
+     * @param pendingTransactional offsets staged by transactions that have not ended, by producer id
+     *                             (TxnOffsetCommit): committed with the transaction, dropped with its abort
      */
-    record StoredGroup(String groupId, String protocolType, Map<TopicPartition, CommittedOffset> offsets) {
+    record StoredGroup(String groupId, String protocolType, Map<TopicPartition, CommittedOffset> offsets,
+                       Map<Long, Map<TopicPartition, CommittedOffset>> pendingTransactional) {
         public StoredGroup {
             offsets = Map.copyOf(offsets);
+            Map<Long, Map<TopicPartition, CommittedOffset>> pending = new java.util.LinkedHashMap<>();
+            pendingTransactional.forEach((pid, staged) -> pending.put(pid, Map.copyOf(staged)));
+            pendingTransactional = java.util.Collections.unmodifiableMap(pending);
+        }
+
+        /** A group with no staged transactional offsets. */
+        public StoredGroup(String groupId, String protocolType, Map<TopicPartition, CommittedOffset> offsets) {
+            this(groupId, protocolType, offsets, Map.of());
         }
     }
 }

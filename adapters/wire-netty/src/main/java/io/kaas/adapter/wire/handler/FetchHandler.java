@@ -26,7 +26,8 @@ import org.apache.kafka.common.requests.FetchResponse;
 /**
  * Fetch (key 1), without fetch sessions: every response carries session id 0, Apache's marker for
  * "no session", so clients send full fetches (KIP-227 is a stated non-goal). Batches go back as
- * views of the log's bytes.
+ * views of the log's bytes; read_committed fetches stop at the last stable offset and carry the
+ * aborted transactions their batches overlap.
  */
 public final class FetchHandler implements ApiHandler<FetchRequest> {
     /** Fetch v13 switched from topic names to topic ids. */
@@ -88,13 +89,21 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
                     .setPartitionIndex(r.partition().partition())
                     .setErrorCode(r.error().code())
                     .setHighWatermark(r.offsets().highWatermark())
-                    .setLastStableOffset(r.offsets().highWatermark())
+                    .setLastStableOffset(r.offsets().lastStableOffset())
                     .setLogStartOffset(r.offsets().logStartOffset())
-                    .setAbortedTransactions(readCommitted ? new ArrayList<>() : null)
+                    .setAbortedTransactions(readCommitted ? aborted(r) : null)
                     .setRecords(r.sizeInBytes() == 0 ? MemoryRecords.EMPTY : MemoryRecords.readableRecords(r.records())));
         }
         data.responses().addAll(unknown);
         return new FetchResponse(data);
+    }
+
+    /** The aborted transactions a read_committed consumer needs to drop records of, by producer and first offset. */
+    private static List<FetchResponseData.AbortedTransaction> aborted(FetchUseCase.PartitionData r) {
+        List<FetchResponseData.AbortedTransaction> aborted = new ArrayList<>(r.abortedTransactions().size());
+        r.abortedTransactions().forEach(t -> aborted.add(new FetchResponseData.AbortedTransaction()
+                .setProducerId(t.producerId()).setFirstOffset(t.firstOffset())));
+        return aborted;
     }
 
     private static FetchResponseData.FetchableTopicResponse unknownTopicId(FetchRequestData.FetchTopic topic) {

@@ -11,4 +11,16 @@ public final class ErrorMapping {
     public static Errors toErrors(KafkaError error) {
         return Errors.forCode(error.code());
     }
+
+    /**
+     * The code for a transactional API's answer at {@code version}: clients older than the version
+     * that introduced PRODUCER_FENCED (KIP-588) get INVALID_PRODUCER_EPOCH instead, which they
+     * handle the same way - what Apache's broker does.
+     */
+    public static short producerFencedAware(KafkaError error, short version, int firstFencedVersion) {
+        if (error == KafkaError.PRODUCER_FENCED && version < firstFencedVersion) {
+            return KafkaError.INVALID_PRODUCER_EPOCH.code();
+        }
+        return error.code();
+    }
 }

@@ -3,9 +3,12 @@ package io.kaas.adapter.wire.handler;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.adapter.wire.mapping.TopicIdMapping;
-import io.kaas.adapter.wire.support.HandlerTestBase;
+import io.kaas.adapter.wire.support.InMemoryBroker;
+import io.kaas.adapter.wire.support.NettyLeakDetection;
 import io.kaas.adapter.wire.support.ServedVersionsTest;
 import io.kaas.adapter.wire.support.TestRecords;
+import io.kaas.adapter.wire.support.TxnDriver;
+import io.kaas.adapter.wire.support.WireChannel;
 import io.kaas.domain.topic.Topic;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -27,19 +30,24 @@ import org.apache.kafka.common.requests.FetchRequest;
 import org.apache.kafka.common.requests.FetchResponse;
 import org.apache.kafka.common.requests.ProduceRequest;
 import org.apache.kafka.common.requests.ProduceResponse;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Fetch at every served version, through the real registry and the in-memory log: what comes back
  * is exactly what a producer sent, apart from the two header fields the broker assigns.
  */
-class FetchHandlerTest extends HandlerTestBase {
+@ExtendWith(NettyLeakDetection.class)
+class FetchHandlerTest {
     private static final short PRODUCE_VERSION = 9;
     private static final int NO_WAIT = 0;
     private static final int MAX_BYTES = 1024 * 1024;
     /** Where a v2 batch header keeps its partition leader epoch, which the broker sets on append. */
     private static final int PARTITION_LEADER_EPOCH_OFFSET = 12;
 
+    private final InMemoryBroker broker = new InMemoryBroker();
+    private WireChannel wire;
     private Topic orders;
     private Uuid ordersId;
     /** What the producer sent, in order: two records at 1000, then one at 2000. */
@@ -50,12 +58,18 @@ class FetchHandlerTest extends HandlerTestBase {
     void produceTwoBatches() {
         orders = broker.createTopic("orders", 2);
         ordersId = TopicIdMapping.toWire(orders.id());
+        wire = new WireChannel(broker.registry());
         MemoryRecords first = TestRecords.batch(1_000L, "a", "b");
         MemoryRecords second = TestRecords.batch(2_000L, "c");
         firstBatch = TestRecords.bytes(first);
         secondBatch = TestRecords.bytes(second);
         assertThat(produce(first)).isEqualTo(Errors.NONE);
         assertThat(produce(second)).isEqualTo(Errors.NONE);
+    }
+
+    @AfterEach
+    void disconnect() {
+        wire.close();
     }
 
     @ServedVersionsTest(ApiKeys.FETCH)
@@ -119,7 +133,7 @@ class FetchHandlerTest extends HandlerTestBase {
         assertThat(bytes(p)).isEmpty();
     }
 
-    @ServedVersionsTest(value = ApiKeys.FETCH, below = 13) // topics by name
+    @ServedVersionsTest(value = ApiKeys.FETCH, below = 13)
     void anUnknownTopicNameIsUnknownTopicOrPartition(short version) {
         Map<TopicPartition, FetchRequest.PartitionData> partitions = new LinkedHashMap<>();
         partitions.put(new TopicPartition("missing", 0), partition(Uuid.ZERO_UUID, 0L, MAX_BYTES));
@@ -155,7 +169,7 @@ class FetchHandlerTest extends HandlerTestBase {
         });
     }
 
-    @ServedVersionsTest(value = ApiKeys.FETCH, from = 7) // v7: fetch sessions (KIP-227)
+    @ServedVersionsTest(value = ApiKeys.FETCH, from = 7)
     void aFetchSessionIdIsNotFound(short version) {
         Map<TopicPartition, FetchRequest.PartitionData> partitions = new LinkedHashMap<>();
         partitions.put(new TopicPartition("orders", 0), partition(ordersId, 0L, MAX_BYTES));
@@ -181,6 +195,53 @@ class FetchHandlerTest extends HandlerTestBase {
         assertThat(p.abortedTransactions()).isEmpty();
         assertThat(p.lastStableOffset()).isEqualTo(3L);
         assertThat(bytes(p)).isEqualTo(concat(stored(firstBatch, 0L), stored(secondBatch, 2L)));
+    }
+
+    @ServedVersionsTest(ApiKeys.FETCH)
+    void readCommittedStopsAtAnOpenTransaction(short version) {
+        TxnDriver producer = new TxnDriver(wire, "tx").init();
+        producer.addPartitions("orders", 0);
+        assertThat(producer.produce("orders", 0, "open")).isEqualTo(Errors.NONE);
+
+        FetchResponseData.PartitionData committed = onlyPartition(
+                wire.<FetchResponse>roundTrip(readCommitted(version, 0L)).data(), version);
+        FetchResponseData.PartitionData uncommitted = onlyPartition(
+                wire.<FetchResponse>roundTrip(fetch(version, 0, 0L, MAX_BYTES)).data(), version);
+        FetchResponseData.PartitionData atTheStableOffset = onlyPartition(
+                wire.<FetchResponse>roundTrip(readCommitted(version, 3L)).data(), version);
+
+        assertThat(committed.highWatermark()).isEqualTo(4L);
+        assertThat(committed.lastStableOffset()).isEqualTo(3L);
+        assertThat(bytes(committed)).as("the batches below the open transaction")
+                .isEqualTo(concat(stored(firstBatch, 0L), stored(secondBatch, 2L)));
+        assertThat(uncommitted.lastStableOffset()).isEqualTo(3L);
+        assertThat(TestRecords.bytes((MemoryRecords) uncommitted.records()).length).isGreaterThan(bytes(committed).length);
+        assertThat(atTheStableOffset.errorCode()).isZero();
+        assertThat(bytes(atTheStableOffset)).isEmpty();
+    }
+
+    @ServedVersionsTest(ApiKeys.FETCH)
+    void readCommittedNamesTheAbortedTransactionsOfWhatItReturns(short version) {
+        TxnDriver producer = new TxnDriver(wire, "tx").init();
+        producer.addPartitions("orders", 0);
+        producer.produce("orders", 0, "x", "y");
+        assertThat(producer.endTxn(false)).isEqualTo(Errors.NONE);
+
+        FetchResponseData.PartitionData p = onlyPartition(wire.<FetchResponse>roundTrip(readCommitted(version, 3L)).data(),
+                version);
+        FetchResponseData.PartitionData before = onlyPartition(
+                wire.<FetchResponse>roundTrip(readCommitted(version, 0L)).data(), version);
+
+        assertThat(p.lastStableOffset()).isEqualTo(6L);
+        assertThat(p.abortedTransactions()).singleElement().satisfies(t -> {
+            assertThat(t.producerId()).isEqualTo(producer.producerId());
+            assertThat(t.firstOffset()).isEqualTo(3L);
+        });
+        List<Record> records = new ArrayList<>();
+        ((MemoryRecords) p.records()).records().forEach(records::add);
+        assertThat(records).hasSize(3).as("the aborted records and the ABORT marker").last()
+                .satisfies(r -> assertThat(r.offset()).isEqualTo(5L));
+        assertThat(before.abortedTransactions()).as("reading from 0 also covers it").hasSize(1);
     }
 
     @ServedVersionsTest(ApiKeys.FETCH)
@@ -220,6 +281,13 @@ class FetchHandlerTest extends HandlerTestBase {
     private Errors produce(MemoryRecords records) {
         ProduceResponse response = wire.roundTrip(TestRecords.produce(PRODUCE_VERSION, (short) -1, "orders", 0, records));
         return Errors.forCode(response.data().responses().find("orders").partitionResponses().get(0).errorCode());
+    }
+
+    private FetchRequest readCommitted(short version, long offset) {
+        Map<TopicPartition, FetchRequest.PartitionData> partitions = new LinkedHashMap<>();
+        partitions.put(new TopicPartition("orders", 0), partition(ordersId, offset, MAX_BYTES));
+        return FetchRequest.Builder.forConsumer(version, NO_WAIT, 1, partitions)
+                .isolationLevel(IsolationLevel.READ_COMMITTED).build(version);
     }
 
     private FetchRequest fetch(short version, int partition, long offset, int partitionMaxBytes) {

@@ -23,6 +23,7 @@ final class RecordingGroupCoordinator implements GroupCoordinator {
     SyncRequest sync;
     List<GroupCommand.LeavingMember> leaving;
     CommitRequest commit;
+    TxnCommitRequest txnCommit;
     List<TopicPartition> fetched;
     boolean requireStable;
     Set<String> statesFilter;
@@ -57,6 +58,14 @@ final class RecordingGroupCoordinator implements GroupCoordinator {
     @Override
     public CompletionStage<Map<TopicPartition, KafkaError>> commitOffsets(CommitRequest request) {
         commit = request;
+        Map<TopicPartition, KafkaError> results = new LinkedHashMap<>();
+        request.offsets().forEach(o -> results.put(o.partition(), KafkaError.NONE));
+        return CompletableFuture.completedFuture(results);
+    }
+
+    @Override
+    public CompletionStage<Map<TopicPartition, KafkaError>> commitTransactionalOffsets(TxnCommitRequest request) {
+        txnCommit = request;
         Map<TopicPartition, KafkaError> results = new LinkedHashMap<>();
         request.offsets().forEach(o -> results.put(o.partition(), KafkaError.NONE));
         return CompletableFuture.completedFuture(results);

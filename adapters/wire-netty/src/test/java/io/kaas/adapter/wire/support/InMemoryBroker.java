@@ -6,9 +6,12 @@ import io.kaas.adapter.wire.dispatch.ApiRegistry;
 import io.kaas.application.fake.ManualClock;
 import io.kaas.application.fake.ManualScheduler;
 import io.kaas.application.log.MemoryLogEngine;
+import io.kaas.application.memory.InMemoryMarkerQueue;
 import io.kaas.application.memory.InMemoryOffsetStore;
+import io.kaas.application.memory.InMemoryProducerFenceLog;
 import io.kaas.application.memory.InMemoryProducerIdBlockStore;
 import io.kaas.application.memory.InMemoryTopicStore;
+import io.kaas.application.memory.InMemoryTransactionStateStore;
 import io.kaas.application.port.in.TopicAdminUseCase;
 import io.kaas.application.service.BrokerSettings;
 import io.kaas.application.service.ConfigService;
@@ -24,6 +27,8 @@ import io.kaas.application.service.ProduceService;
 import io.kaas.application.service.ProducerIdService;
 import io.kaas.application.service.StandaloneCluster;
 import io.kaas.application.service.TopicService;
+import io.kaas.application.service.TransactionServices;
+import io.kaas.application.service.TransactionSettings;
 import io.kaas.domain.config.BrokerConfigs;
 import io.kaas.domain.config.ConfigType;
 import io.kaas.domain.error.KafkaError;
@@ -36,7 +41,8 @@ import java.util.UUID;
 
 /**
  * The real use cases of a standalone broker in memory mode (what {@code KAAS_STORAGE=memory}
- * runs), with a manual clock and scheduler and seeded topic ids, behind the real API registry.
+ * runs), with a manual clock and scheduler, I/O run inline, and seeded topic ids, behind the real
+ * API registry.
  */
 public final class InMemoryBroker {
     public static final String CLUSTER_ID = "kaas-wire-test-cluster";
@@ -54,6 +60,7 @@ public final class InMemoryBroker {
     private final ManualScheduler scheduler = new ManualScheduler(clock);
     private final TopicService topics;
     private final BrokerConfigs brokerConfigs;
+    private final TransactionServices transactions;
     private final UseCases useCases;
 
     public InMemoryBroker() {
@@ -78,19 +85,30 @@ public final class InMemoryBroker {
                 () -> new UUID(ids.nextLong(), ids.nextLong()));
         topics.start();
         StandaloneCluster cluster = new StandaloneCluster(CLUSTER_ID, BROKER_ID, HOST, () -> PORT);
+        ProducerIdService producerIds = new ProducerIdService(BROKER_ID, new InMemoryProducerIdBlockStore());
+        transactions = TransactionServices.create(TransactionSettings.DEFAULTS, new InMemoryTransactionStateStore(),
+                new InMemoryMarkerQueue(), new InMemoryProducerFenceLog(BROKER_ID), topics, cluster, producerIds, clock,
+                scheduler, Runnable::run);
+        GroupCoordinatorService groups = new GroupCoordinatorService(GroupConfig.DEFAULTS, new InMemoryOffsetStore(), topics,
+                cluster, clock, scheduler, Runnable::run, () -> new UUID(ids.nextLong(), ids.nextLong()),
+                transactions.coordinator());
+        transactions.bindGroups(groups);
+        transactions.coordinator().load(); // no sweeper: tests that need its passes run them by hand
         useCases = new UseCases(
-                new ProduceService(topics, clock, scheduler),
+                new ProduceService(topics, clock, scheduler, transactions.coordinator()),
                 new FetchService(topics, purgatory, scheduler),
                 new ListOffsetsService(topics),
                 new MetadataService(topics, cluster, settings),
                 topics,
                 cluster,
-                new ProducerIdService(BROKER_ID, new InMemoryProducerIdBlockStore()),
+                producerIds,
                 new DeleteRecordsService(topics, Runnable::run),
                 new ConfigService(topics, brokerConfigs, BROKER_ID),
                 new LogDirsService(topics, engine, Runnable::run),
-                new GroupCoordinatorService(GroupConfig.DEFAULTS, new InMemoryOffsetStore(), topics, cluster, clock,
-                        scheduler, Runnable::run, () -> new UUID(ids.nextLong(), ids.nextLong())),
+                groups,
+                transactions.coordinator(),
+                transactions.markers(),
+                transactions.producers(),
                 new PartitionLeadershipService(topics, cluster));
     }
 
@@ -109,6 +127,10 @@ public final class InMemoryBroker {
 
     public TopicService topics() {
         return topics;
+    }
+
+    public TransactionServices transactions() {
+        return transactions;
     }
 
     public ManualScheduler scheduler() {

@@ -1,0 +1,34 @@
+package io.kaas.adapter.wire.handler;
+
+import io.kaas.adapter.wire.dispatch.ApiHandler;
+import io.kaas.adapter.wire.dispatch.RequestContext;
+import io.kaas.adapter.wire.mapping.ErrorMapping;
+import io.kaas.application.port.in.TransactionCoordinator;
+import java.util.concurrent.CompletionStage;
+import org.apache.kafka.common.message.EndTxnRequestData;
+import org.apache.kafka.common.message.EndTxnResponseData;
+import org.apache.kafka.common.requests.EndTxnRequest;
+import org.apache.kafka.common.requests.EndTxnResponse;
+
+/**
+ * EndTxn (key 26), v0-3: commits or aborts the transaction, answered once every marker is durable
+ * and the staged offsets are committed or dropped. PRODUCER_FENCED became a code in v2; v0-1 get
+ * INVALID_PRODUCER_EPOCH.
+ */
+public final class EndTxnHandler implements ApiHandler<EndTxnRequest> {
+    private static final int FIRST_PRODUCER_FENCED_VERSION = 2;
+
+    private final TransactionCoordinator transactions;
+
+    public EndTxnHandler(TransactionCoordinator transactions) {
+        this.transactions = transactions;
+    }
+
+    @Override
+    public CompletionStage<EndTxnResponse> handle(RequestContext context, EndTxnRequest request) {
+        EndTxnRequestData data = request.data();
+        return transactions.endTxn(data.transactionalId(), data.producerId(), data.producerEpoch(), data.committed())
+                .thenApply(error -> new EndTxnResponse(new EndTxnResponseData().setErrorCode(
+                        ErrorMapping.producerFencedAware(error, request.version(), FIRST_PRODUCER_FENCED_VERSION))));
+    }
+}

@@ -1,0 +1,21 @@
+package io.kaas.application.port.in;
+
+import io.kaas.application.log.TxnMarker;
+import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.topic.TopicPartition;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * WriteTxnMarkers' receiver side: appends COMMIT/ABORT markers to partitions this broker leads,
+ * each answered once its marker is durable.
+ */
+public interface WriteTxnMarkersUseCase {
+
+    /** One error per partition of each request, in order. */
+    CompletionStage<List<Map<TopicPartition, KafkaError>>> writeMarkers(List<MarkerRequest> requests);
+
+    record MarkerRequest(TxnMarker marker, List<TopicPartition> partitions) {
+    }
+}
