@@ -12,7 +12,10 @@ import java.nio.ByteBuffer;
  * so walking many small batches costs few system calls.
  */
 final class BatchScanner {
-    private static final int CHUNK = 64 * 1024;
+    /** Chunk for walks over much of a file (recovery, replay). */
+    static final int LARGE_CHUNK = 64 * 1024;
+    /** Chunk for short walks near a known position (locating a read's ends): about one index interval. */
+    static final int SMALL_CHUNK = 8 * 1024;
     private static final int MIN_BATCH_LENGTH = RecordBatchHeader.HEADER_SIZE - RecordBatchHeader.LOG_OVERHEAD;
 
     /** Sees each valid batch; {@code header} is only valid during the call. Returns false to stop the walk there. */
@@ -25,12 +28,19 @@ final class BatchScanner {
     }
 
     private final FileHandle file;
-    private ByteBuffer window = ByteBuffer.allocate(CHUNK);
+    private final int chunk;
+    private ByteBuffer window;
     private long windowStart;
     private int windowLength;
 
     BatchScanner(FileHandle file) {
+        this(file, LARGE_CHUNK);
+    }
+
+    BatchScanner(FileHandle file, int chunk) {
         this.file = file;
+        this.chunk = chunk;
+        this.window = ByteBuffer.allocate(chunk);
     }
 
     /**
@@ -80,7 +90,7 @@ final class BatchScanner {
             return true;
         }
         if (window.capacity() < length) {
-            window = ByteBuffer.allocate(Math.max(length, CHUNK));
+            window = ByteBuffer.allocate(Math.max(length, chunk));
         }
         window.clear();
         windowStart = position;

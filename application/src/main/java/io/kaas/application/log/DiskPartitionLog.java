@@ -91,7 +91,7 @@ final class DiskPartitionLog implements PartitionLog {
     private long checkpointedPosition;
 
     private volatile String failure;
-    private volatile Published published;
+    private volatile LogView published;
 
     DiskPartitionLog(TopicPartition topicPartition, PartitionFiles files, Filesystem fs, JsonCodec codec, Executor io,
                      Scheduler scheduler, AppendListener listener, long fsyncMaxLatencyMs, long checkpointIntervalBytes,
@@ -331,7 +331,7 @@ final class DiskPartitionLog implements PartitionLog {
     /** Publishes a new read snapshot; closed segments' views are reused until the segment list changes. */
     private void publish() {
         long end = active().nextOffset();
-        published = new Published(closedViews, active().view(), new LogOffsets(logStartOffset, end, end,
+        published = new LogView(closedViews, active().view(), new LogOffsets(logStartOffset, end, end,
                 TransactionalState.lastStableOffset(producers, end)));
     }
 
@@ -486,11 +486,6 @@ final class DiskPartitionLog implements PartitionLog {
         failed.forEach(w -> w.future.completeExceptionally(cause));
     }
 
-    /** Whether the partition stopped accepting writes after a failed or stalled fsync. */
-    boolean isStalled() {
-        return failure != null;
-    }
-
     private record Waiter(long offset, CompletableFuture<Void> future) {
     }
 
@@ -498,169 +493,27 @@ final class DiskPartitionLog implements PartitionLog {
 
     @Override
     public LogRead read(long fetchOffset, int maxBytes, boolean minOneBatch, boolean readCommitted) {
-        Published view = published;
-        LogOffsets offsets = view.offsets;
-        if (fetchOffset < offsets.logStartOffset() || fetchOffset > offsets.highWatermark()) {
-            return LogRead.failed(KafkaError.OFFSET_OUT_OF_RANGE, offsets);
-        }
-        long cap = readCommitted ? offsets.lastStableOffset() : offsets.highWatermark();
-        if (fetchOffset >= cap) {
-            return LogRead.empty(offsets);
-        }
-        try {
-            int first = view.segmentIndexFor(fetchOffset);
-            for (int i = first; i < view.count(); i++) {
-                Segment.View segment = view.get(i);
-                if (fetchOffset < segment.endOffset()) {
-                    ByteBuffer records = readSegment(segment, fetchOffset, maxBytes, minOneBatch);
-                    if (readCommitted) {
-                        records.limit(records.position() + TransactionalState.prefixBelow(records, cap));
-                        return new LogRead(KafkaError.NONE, offsets, records, abortedIn(view, i, fetchOffset, records));
-                    }
-                    return new LogRead(KafkaError.NONE, offsets, records);
-                }
-            }
-            return LogRead.empty(offsets);
-        } catch (IOException e) {
-            return LogRead.failed(KafkaError.KAFKA_STORAGE_ERROR, offsets);
-        }
-    }
-
-    /**
-     * The aborted transactions overlapping what a read returned: their markers lie in the read's
-     * segment or a later one, so the indexes are walked from there (Apache's
-     * {@code collectAbortedTransactions}).
-     */
-    private static List<AbortedTxn> abortedIn(Published view, int fromSegment, long fetchOffset, ByteBuffer records) {
-        long upperBound = TransactionalState.endOffset(records);
-        List<AbortedTxn> aborted = new ArrayList<>();
-        if (upperBound < 0) {
-            return aborted;
-        }
-        for (int i = fromSegment; i < view.count(); i++) {
-            Segment.View segment = view.get(i);
-            if (TransactionalState.collect(segment.segment().aborted, segment.abortedCount(), fetchOffset, upperBound,
-                    aborted)) {
-                break;
-            }
-        }
-        return aborted;
-    }
-
-    /** Whole batches of one segment from the one holding {@code fetchOffset}, within {@code maxBytes}. */
-    private ByteBuffer readSegment(Segment.View segment, long fetchOffset, int maxBytes, boolean minOneBatch)
-            throws IOException {
-        int floor = segment.index().floorPosition(fetchOffset - segment.baseOffset());
-        int[] first = {-1, 0};
-        new BatchScanner(segment.segment().log).scan(floor, segment.endPosition(), -1, Long.MAX_VALUE, false,
-                (position, header) -> {
-                    if (header.lastOffset() < fetchOffset) {
-                        return true;
-                    }
-                    first[0] = position;
-                    first[1] = header.sizeInBytes();
-                    return false;
-                });
-        if (first[0] < 0 || (first[1] > maxBytes && !minOneBatch)) {
-            return LogRead.empty(LogOffsets.EMPTY).records();
-        }
-        int length = Math.max(first[1], Math.min(maxBytes, segment.endPosition() - first[0]));
-        ByteBuffer bytes = ByteBuffer.allocate(length);
-        while (bytes.hasRemaining()) {
-            if (segment.segment().log.read(bytes, first[0] + (long) bytes.position()) < 0) {
-                throw new IOException("segment " + segment.segment().name.logFile() + " is shorter than indexed");
-            }
-        }
-        bytes.flip();
-        bytes.limit(wholeBatchesPrefix(bytes));
-        return bytes;
-    }
-
-    /** Length of the longest prefix of {@code bytes} made of whole batches. */
-    private static int wholeBatchesPrefix(ByteBuffer bytes) {
-        int position = 0;
-        while (position + RecordBatchHeader.LOG_OVERHEAD <= bytes.limit()) {
-            int size = RecordBatchHeader.at(bytes, position).sizeInBytes();
-            if (position + size > bytes.limit()) {
-                break;
-            }
-            position += size;
-        }
-        return position;
+        return published.read(fetchOffset, maxBytes, minOneBatch, readCommitted);
     }
 
     @Override
     public LogOffsets offsets() {
-        return published.offsets;
+        return published.offsets();
     }
 
     @Override
     public long sizeInBytes() {
-        Published view = published;
-        long bytes = 0;
-        for (int i = 0; i < view.count(); i++) {
-            bytes += view.get(i).endPosition();
-        }
-        return bytes;
+        return published.sizeInBytes();
     }
 
-    /**
-     * Never an offset below the log start (Apache searches from it too): batches DeleteRecords left
-     * in the first segment are skipped, and a batch straddling the log start answers the log start.
-     */
     @Override
     public Optional<TimestampOffset> offsetForTimestamp(long timestamp) {
-        Published view = published;
-        long logStart = view.offsets.logStartOffset();
-        for (int i = view.segmentIndexFor(logStart); i < view.count(); i++) {
-            Segment.View segment = view.get(i);
-            if (segment.maxTimestamp() >= timestamp) {
-                Optional<FoundBatch> found = firstBatchAtOrAfter(segment, timestamp, logStart);
-                if (found.isPresent()) {
-                    return Optional.of(new TimestampOffset(found.get().maxTimestamp,
-                            Math.max(found.get().baseOffset, logStart)));
-                }
-            }
-        }
-        return Optional.empty();
+        return published.offsetForTimestamp(timestamp);
     }
 
     @Override
     public Optional<TimestampOffset> maxTimestamp() {
-        Segment.View newest = null;
-        Published view = published;
-        for (int i = 0; i < view.count(); i++) {
-            Segment.View segment = view.get(i);
-            if (segment.endPosition() > 0 && (newest == null || segment.maxTimestamp() > newest.maxTimestamp())) {
-                newest = segment;
-            }
-        }
-        if (newest == null) {
-            return Optional.empty();
-        }
-        long max = newest.maxTimestamp();
-        return firstBatchAtOrAfter(newest, max, Long.MIN_VALUE).map(b -> new TimestampOffset(max, b.lastOffset));
-    }
-
-    private record FoundBatch(long baseOffset, long lastOffset, long maxTimestamp) {
-    }
-
-    /** The first batch of the segment reaching {@code timestamp} that ends at or after {@code fromOffset}. */
-    private Optional<FoundBatch> firstBatchAtOrAfter(Segment.View segment, long timestamp, long fromOffset) {
-        FoundBatch[] found = {null};
-        try {
-            new BatchScanner(segment.segment().log).scan(segment.index().scanStartForTimestamp(timestamp),
-                    segment.endPosition(), -1, Long.MAX_VALUE, false, (position, header) -> {
-                        if (header.maxTimestamp() < timestamp || header.lastOffset() < fromOffset) {
-                            return true;
-                        }
-                        found[0] = new FoundBatch(header.baseOffset(), header.lastOffset(), header.maxTimestamp());
-                        return false;
-                    });
-        } catch (IOException e) {
-            return Optional.empty();
-        }
-        return Optional.ofNullable(found[0]);
+        return published.maxTimestamp();
     }
 
     // ------------------------------------------------------------------------------------------ retention
@@ -778,7 +631,7 @@ final class DiskPartitionLog implements PartitionLog {
             }
             unlink();
             LOG.info("retention removed {} segment(s) of {}; log start is now {}", removed.size(), topicPartition,
-                    published.offsets.logStartOffset());
+                    published.offsets().logStartOffset());
         } catch (IOException e) {
             LOG.warn("retention could not unlink segments of {}; the next pass retries", topicPartition, e);
         } finally {
@@ -915,34 +768,6 @@ final class DiskPartitionLog implements PartitionLog {
             segment.close();
         } catch (IOException ignored) {
             // closing a read/write handle loses nothing: durability came from force()
-        }
-    }
-
-    /** What readers see: the segments and the offsets after the last published append. */
-    private record Published(List<Segment.View> closed, Segment.View active, LogOffsets offsets) {
-        int count() {
-            return closed.size() + 1;
-        }
-
-        Segment.View get(int i) {
-            return i < closed.size() ? closed.get(i) : active;
-        }
-
-        /** Index of the last segment whose base offset is at or below {@code offset}, or 0. */
-        int segmentIndexFor(long offset) {
-            int lo = 0;
-            int hi = count() - 1;
-            int found = 0;
-            while (lo <= hi) {
-                int mid = (lo + hi) >>> 1;
-                if (get(mid).baseOffset() <= offset) {
-                    found = mid;
-                    lo = mid + 1;
-                } else {
-                    hi = mid - 1;
-                }
-            }
-            return found;
         }
     }
 }

@@ -2,7 +2,6 @@ package io.kaas.application.log;
 
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.log.AbortedTxn;
-import java.nio.ByteBuffer;
 import java.util.List;
 
 /**
@@ -11,22 +10,21 @@ import java.util.List;
  * A read_committed read also carries the aborted transactions its batches overlap, which the
  * consumer needs to drop their records.
  */
-public record LogRead(KafkaError error, LogOffsets offsets, ByteBuffer records, List<AbortedTxn> abortedTransactions) {
-    private static final ByteBuffer NOTHING = ByteBuffer.allocate(0).asReadOnlyBuffer();
+public record LogRead(KafkaError error, LogOffsets offsets, RecordsSlice records, List<AbortedTxn> abortedTransactions) {
 
-    public LogRead(KafkaError error, LogOffsets offsets, ByteBuffer records) {
+    public LogRead(KafkaError error, LogOffsets offsets, RecordsSlice records) {
         this(error, offsets, records, List.of());
     }
 
     public static LogRead failed(KafkaError error, LogOffsets offsets) {
-        return new LogRead(error, offsets, NOTHING);
+        return new LogRead(error, offsets, RecordsSlice.EMPTY);
     }
 
     public static LogRead empty(LogOffsets offsets) {
-        return new LogRead(KafkaError.NONE, offsets, NOTHING);
+        return new LogRead(KafkaError.NONE, offsets, RecordsSlice.EMPTY);
     }
 
     public int sizeInBytes() {
-        return records.remaining();
+        return records.sizeInBytes();
     }
 }

@@ -173,12 +173,13 @@ final class MemoryPartitionLog implements PartitionLog {
         }
         ByteBuffer slice = start.arena.asReadOnlyBuffer();
         slice.limit(end).position(start.position);
+        RecordsSlice records = new RecordsSlice.Heap(slice.slice());
         if (!readCommitted) {
-            return new LogRead(KafkaError.NONE, offsets, slice.slice());
+            return new LogRead(KafkaError.NONE, offsets, records);
         }
         List<AbortedTxn> abortedHere = new ArrayList<>();
         TransactionalState.collect(aborted, view.abortedCount, fetchOffset, endOffset, abortedHere);
-        return new LogRead(KafkaError.NONE, offsets, slice.slice(), abortedHere);
+        return new LogRead(KafkaError.NONE, offsets, records, abortedHere);
     }
 
     @Override

@@ -51,7 +51,7 @@ class MemoryPartitionLogTest {
 
     private static List<Long> baseOffsets(LogRead read) {
         List<Long> offsets = new ArrayList<>();
-        ByteBuffer records = read.records();
+        ByteBuffer records = read.records().toByteBuffer();
         for (int at = records.position(); at < records.limit(); at += RecordBatchHeader.at(records, at).sizeInBytes()) {
             offsets.add(RecordBatchHeader.at(records, at).baseOffset());
         }
@@ -72,8 +72,8 @@ class MemoryPartitionLogTest {
         LogRead read = log.read(0, Integer.MAX_VALUE, false);
         assertThat(read.error()).isEqualTo(KafkaError.NONE);
         assertThat(read.offsets()).isEqualTo(new LogOffsets(0, 6, 6));
-        assertThat(read.records()).isEqualTo(concat(stored(a, 0), stored(b, 1), stored(c, 4)));
-        assertThat(RecordBatchHeader.at(read.records()).computeCrc()).isEqualTo(RecordBatchHeader.at(read.records()).storedCrc());
+        assertThat(read.records().toByteBuffer()).isEqualTo(concat(stored(a, 0), stored(b, 1), stored(c, 4)));
+        assertThat(RecordBatchHeader.at(read.records().toByteBuffer()).computeCrc()).isEqualTo(RecordBatchHeader.at(read.records().toByteBuffer()).storedCrc());
     }
 
     @Test
@@ -104,7 +104,7 @@ class MemoryPartitionLogTest {
         LogRead read = log.read(3, Integer.MAX_VALUE, false);
 
         assertThat(baseOffsets(read)).containsExactly(2L, 5L);
-        assertThat(read.records().duplicate().limit(second.remaining())).isEqualTo(stored(second, 2));
+        assertThat(read.records().toByteBuffer().duplicate().limit(second.remaining())).isEqualTo(stored(second, 2));
     }
 
     @Test
@@ -130,7 +130,7 @@ class MemoryPartitionLogTest {
         assertThat(without.sizeInBytes()).isZero();
 
         LogRead with = log.read(0, 499, true);
-        assertThat(with.records()).isEqualTo(stored(big, 0));
+        assertThat(with.records().toByteBuffer()).isEqualTo(stored(big, 0));
         assertThat(baseOffsets(log.read(0, 0, true))).as("KIP-74: one batch even at maxBytes 0").containsExactly(0L);
     }
 
@@ -155,7 +155,7 @@ class MemoryPartitionLogTest {
         append(huge);
         append(TestBatches.plain(1));
 
-        assertThat(log.read(1, Integer.MAX_VALUE, false).records()).isEqualTo(stored(huge, 1));
+        assertThat(log.read(1, Integer.MAX_VALUE, false).records().toByteBuffer()).isEqualTo(stored(huge, 1));
         assertThat(baseOffsets(log.read(2, Integer.MAX_VALUE, false))).containsExactly(2L);
     }
 

@@ -55,7 +55,7 @@ class FetchServiceTest {
     }
 
     private static long firstBaseOffset(PartitionData data) {
-        return RecordBatchHeader.at(data.records()).baseOffset();
+        return RecordBatchHeader.at(data.records().toByteBuffer()).baseOffset();
     }
 
     @Test

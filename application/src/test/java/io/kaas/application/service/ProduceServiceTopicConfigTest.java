@@ -131,6 +131,6 @@ class ProduceServiceTopicConfigTest {
     private ByteBuffer read() {
         LogRead read = broker.topics.log(ORDERS_0).orElseThrow().read(0, Integer.MAX_VALUE, true);
         assertThat(read.error()).isEqualTo(KafkaError.NONE);
-        return read.records();
+        return read.records().toByteBuffer();
     }
 }

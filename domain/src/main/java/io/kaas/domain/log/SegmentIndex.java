@@ -120,6 +120,12 @@ public final class SegmentIndex {
             return found < 0 ? 0 : position(offsetsAndPositions[found]);
         }
 
+        /** The last entry's position at or below {@code position}, else 0: a batch boundary to walk from. */
+        public int floorPositionAtOrBelow(int position) {
+            int found = lastIndexWhere(i -> position(offsetsAndPositions[i]) <= position);
+            return found < 0 ? 0 : position(offsetsAndPositions[found]);
+        }
+
         /**
          * Where to start scanning for the first batch with a timestamp at or above {@code timestamp}:
          * the last entry whose batches so far all lie below it, else 0.

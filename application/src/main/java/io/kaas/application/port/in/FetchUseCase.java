@@ -1,10 +1,10 @@
 package io.kaas.application.port.in;
 
 import io.kaas.application.log.LogOffsets;
+import io.kaas.application.log.RecordsSlice;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.log.AbortedTxn;
 import io.kaas.domain.topic.TopicPartition;
-import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 
@@ -29,14 +29,14 @@ public interface FetchUseCase {
      * One partition's answer: its offsets and whole contiguous batches (possibly none), or an error;
      * for read_committed, below the last stable offset and with the aborted transactions they overlap.
      */
-    record PartitionData(TopicPartition partition, KafkaError error, LogOffsets offsets, ByteBuffer records,
+    record PartitionData(TopicPartition partition, KafkaError error, LogOffsets offsets, RecordsSlice records,
                          List<AbortedTxn> abortedTransactions) {
-        public PartitionData(TopicPartition partition, KafkaError error, LogOffsets offsets, ByteBuffer records) {
+        public PartitionData(TopicPartition partition, KafkaError error, LogOffsets offsets, RecordsSlice records) {
             this(partition, error, offsets, records, List.of());
         }
 
         public int sizeInBytes() {
-            return records.remaining();
+            return records.sizeInBytes();
         }
     }
 }

@@ -2,6 +2,7 @@ package io.kaas.application.port.out;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -77,12 +78,29 @@ public interface Filesystem {
 
     /** An open file. Positional I/O only: there is no shared file pointer. */
     interface FileHandle extends AutoCloseable {
+        /** Largest copy {@link #transferTo}'s default makes per call. */
+        int TRANSFER_CHUNK = 64 * 1024;
 
         /** Writes all of {@code src} at {@code position}. */
         void write(ByteBuffer src, long position) throws IOException;
 
         /** Reads into {@code dst} from {@code position}; the count read, or -1 at end of file. */
         int read(ByteBuffer dst, long position) throws IOException;
+
+        /**
+         * Sends up to {@code count} bytes from {@code position} to {@code target}, returning how many
+         * went (possibly fewer, as a non-blocking socket takes what fits). The java.nio handle lets the
+         * kernel copy file to socket (sendfile); this default copies through memory.
+         */
+        default long transferTo(long position, long count, WritableByteChannel target) throws IOException {
+            ByteBuffer chunk = ByteBuffer.allocate((int) Math.min(count, TRANSFER_CHUNK));
+            int read = read(chunk, position);
+            if (read <= 0) {
+                return 0;
+            }
+            chunk.flip();
+            return target.write(chunk);
+        }
 
         /** Makes every byte written so far durable (fsync). */
         void force() throws IOException;

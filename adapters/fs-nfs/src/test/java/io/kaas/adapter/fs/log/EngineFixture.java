@@ -162,7 +162,7 @@ final class EngineFixture {
             if (read.error() != KafkaError.NONE) {
                 throw new AssertionError("read at " + next + " failed: " + read.error());
             }
-            List<byte[]> batches = Batches.split(read.records());
+            List<byte[]> batches = Batches.split(read.records().toByteBuffer());
             if (batches.isEmpty()) {
                 throw new AssertionError("read at " + next + " below the high watermark "
                         + log.offsets().highWatermark() + " returned nothing");

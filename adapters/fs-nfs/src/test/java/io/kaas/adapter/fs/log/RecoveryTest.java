@@ -236,7 +236,7 @@ class RecoveryTest {
         assertThat(readAll(reopened, 0)).containsExactlyElementsOf(stored);
         for (int i = 0; i < stored.size(); i++) {
             long base = Batches.header(stored.get(i)).baseOffset();
-            assertThat(Batches.split(reopened.read(base, 1, true).records()).get(0)).isEqualTo(stored.get(i));
+            assertThat(Batches.split(reopened.read(base, 1, true).records().toByteBuffer()).get(0)).isEqualTo(stored.get(i));
             assertThat(reopened.offsetForTimestamp(timestamps.get(i))).hasValueSatisfying(found ->
                     assertThat(found.offset()).isEqualTo(base));
         }

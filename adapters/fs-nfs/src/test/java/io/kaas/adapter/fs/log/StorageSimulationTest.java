@@ -427,7 +427,7 @@ class StorageSimulationTest {
             while (next < log.offsets().highWatermark()) {
                 LogRead read = log.read(next, 1 + random.nextInt(8000), true);
                 check(read.error() == KafkaError.NONE, "read at " + next + ": " + read.error());
-                List<byte[]> batches = Batches.split(read.records());
+                List<byte[]> batches = Batches.split(read.records().toByteBuffer());
                 check(!batches.isEmpty(), "a read at " + next + " below the high watermark returns a batch");
                 out.addAll(batches);
                 next = Batches.header(batches.get(batches.size() - 1)).lastOffset() + 1;

@@ -85,7 +85,7 @@ class TransactionalLogTest {
         assertThat(log.offsets().lastStableOffset()).isEqualTo(aFirst);
 
         LogRead read = readCommitted(log, 0);
-        assertThat(RecordBatchHeader.at(read.records()).lastOffset()).isEqualTo(1L);
+        assertThat(RecordBatchHeader.at(read.records().toByteBuffer()).lastOffset()).isEqualTo(1L);
         assertThat(TransactionsRead.endOffset(read)).as("nothing of the open transactions").isEqualTo(2L);
         assertThat(readCommitted(log, aFirst).sizeInBytes()).isZero();
 
@@ -109,7 +109,7 @@ class TransactionalLogTest {
         assertThat(all).containsExactly(new AbortedTxn(A, aFirst, aAbort, bFirst));
         assertThat(collect(log, bCommit)).as("past the abort marker").isEmpty();
         assertThat(later).isGreaterThan(bCommit);
-        assertThat(readCommitted(log, 0).records().remaining()).isPositive();
+        assertThat(readCommitted(log, 0).records().toByteBuffer().remaining()).isPositive();
         assertThat(log.read(0, 1 << 20, true).abortedTransactions()).as("read_uncommitted: none").isEmpty();
     }
 
@@ -120,7 +120,7 @@ class TransactionalLogTest {
         append(log, txn(A, 0, 1));
         long at = marker(log, A, true);
 
-        ByteBuffer stored = log.read(at, 1 << 20, true).records();
+        ByteBuffer stored = log.read(at, 1 << 20, true).records().toByteBuffer();
         RecordBatchHeader header = RecordBatchHeader.at(stored);
         assertThat(header.isControlBatch()).isTrue();
         assertThat(header.baseOffset()).isEqualTo(at);
@@ -252,7 +252,7 @@ class TransactionalLogTest {
     /** Where a read's batches end. */
     static final class TransactionsRead {
         static long endOffset(LogRead read) {
-            List<byte[]> batches = Batches.split(read.records());
+            List<byte[]> batches = Batches.split(read.records().toByteBuffer());
             return Batches.header(batches.get(batches.size() - 1)).lastOffset() + 1;
         }
     }

@@ -1,5 +1,6 @@
 package io.kaas.adapter.wire.codec;
 
+import io.kaas.application.log.RecordsSlice;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.CompositeByteBuf;
@@ -17,15 +18,16 @@ import org.apache.kafka.common.record.MemoryRecords;
 
 /**
  * Encodes a response frame (size prefix, header, body) with kafka-clients' generated classes. The
- * size pass and the write pass share one serialization cache. Record sets are not copied: the
- * frame becomes a composite of the encoded fields and the records' own buffers.
+ * size pass and the write pass share one serialization cache. Record sets are not copied: records in
+ * memory join the encoded fields in a composite buffer, records in segment files become file
+ * regions between the buffers (sent by the kernel).
  */
 public final class ResponseEncoder {
     private ResponseEncoder() {
     }
 
-    public static ByteBuf encode(ByteBufAllocator alloc, int correlationId, short headerVersion, ApiMessage body,
-                                 short version) {
+    public static ResponseFrame encode(ByteBufAllocator alloc, int correlationId, short headerVersion, ApiMessage body,
+                                       short version) {
         ObjectSerializationCache cache = new ObjectSerializationCache();
         ResponseHeaderData header = new ResponseHeaderData().setCorrelationId(correlationId);
         MessageSizeAccumulator size = new MessageSizeAccumulator();
@@ -48,22 +50,30 @@ public final class ResponseEncoder {
         }
         fields.writerIndex(encodedBytes);
         if (writer.insertions.isEmpty()) {
-            return fields;
+            return new ResponseFrame(List.of(fields));
         }
-        CompositeByteBuf frame = alloc.compositeBuffer(2 * writer.insertions.size() + 1);
+        List<Object> parts = new ArrayList<>();
+        CompositeByteBuf buffers = alloc.compositeBuffer(2 * writer.insertions.size() + 1);
         int from = 0;
         for (Insertion insertion : writer.insertions) {
-            frame.addComponent(true, fields.retainedSlice(from, insertion.at - from));
-            frame.addComponent(true, Unpooled.wrappedBuffer(insertion.records));
+            buffers.addComponent(true, fields.retainedSlice(from, insertion.at - from));
             from = insertion.at;
+            if (insertion.file != null) {
+                parts.add(buffers);
+                parts.add(new SliceRegion(insertion.file));
+                buffers = alloc.compositeBuffer(2 * writer.insertions.size() + 1);
+            } else {
+                buffers.addComponent(true, Unpooled.wrappedBuffer(insertion.memory));
+            }
         }
-        frame.addComponent(true, fields.retainedSlice(from, encodedBytes - from));
+        buffers.addComponent(true, fields.retainedSlice(from, encodedBytes - from));
+        parts.add(buffers);
         fields.release();
-        return frame;
+        return new ResponseFrame(parts);
     }
 
-    /** Where a record set goes in the encoded fields. */
-    private record Insertion(int at, ByteBuffer records) {
+    /** Where a record set goes in the encoded fields: bytes in memory, or a segment file region. */
+    private record Insertion(int at, ByteBuffer memory, RecordsSlice.FileSlice file) {
     }
 
     /** Writes every field, but only notes where each record set belongs. */
@@ -76,11 +86,15 @@ public final class ResponseEncoder {
 
         @Override
         public void writeRecords(BaseRecords records) {
-            if (!(records instanceof MemoryRecords memory)) {
-                throw new IllegalArgumentException("cannot send records of type " + records.getClass().getName());
+            if (records.sizeInBytes() == 0) {
+                return;
             }
-            if (memory.sizeInBytes() > 0) {
-                insertions.add(new Insertion(buffer().position(), memory.buffer()));
+            if (records instanceof MemoryRecords memory) {
+                insertions.add(new Insertion(buffer().position(), memory.buffer(), null));
+            } else if (records instanceof FileSliceRecords file) {
+                insertions.add(new Insertion(buffer().position(), null, file.slice()));
+            } else {
+                throw new IllegalArgumentException("cannot send records of type " + records.getClass().getName());
             }
         }
     }

@@ -4,6 +4,7 @@ import io.kaas.adapter.wire.codec.KafkaRequest;
 import io.kaas.adapter.wire.codec.MalformedRequestException;
 import io.kaas.adapter.wire.codec.RequestParser;
 import io.kaas.adapter.wire.codec.ResponseEncoder;
+import io.kaas.adapter.wire.codec.ResponseFrame;
 import io.kaas.domain.error.KafkaException;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
@@ -170,7 +171,7 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
         }
         boolean wrote = false;
         while (!inFlight.isEmpty() && inFlight.peekFirst().encoded != null) {
-            ctx.write(inFlight.pollFirst().encoded);
+            inFlight.pollFirst().encoded.writeTo(ctx);
             wrote = true;
         }
         if (wrote) {
@@ -185,7 +186,8 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
      * carry (a handler bug) is replaced by the API's UNKNOWN_SERVER_ERROR response, so the client gets
      * an answer and later responses are not held back; null if even that cannot be encoded.
      */
-    private ByteBuf encode(ChannelHandlerContext ctx, KafkaRequest request, AbstractResponse response, Throwable error) {
+    private ResponseFrame encode(ChannelHandlerContext ctx, KafkaRequest request, AbstractResponse response,
+                                 Throwable error) {
         RequestHeader header = request.header();
         short headerVersion = header.apiKey().responseHeaderVersion(header.apiVersion());
         try {
@@ -279,7 +281,7 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
         final KafkaRequest request;
         final boolean answered;
         final int frameBytes;
-        ByteBuf encoded;
+        ResponseFrame encoded;
 
         Slot(KafkaRequest request, boolean answered, int frameBytes) {
             this.request = request;

@@ -1,8 +1,10 @@
 package io.kaas.adapter.wire.handler;
 
+import io.kaas.adapter.wire.codec.FileSliceRecords;
 import io.kaas.adapter.wire.dispatch.ApiHandler;
 import io.kaas.adapter.wire.dispatch.RequestContext;
 import io.kaas.adapter.wire.mapping.TopicIdMapping;
+import io.kaas.application.log.RecordsSlice;
 import io.kaas.application.port.in.FetchUseCase;
 import io.kaas.application.port.in.TopicAdminUseCase;
 import io.kaas.domain.topic.Topic;
@@ -18,6 +20,7 @@ import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.message.FetchResponseData;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.BaseRecords;
 import org.apache.kafka.common.record.MemoryRecords;
 import org.apache.kafka.common.requests.FetchMetadata;
 import org.apache.kafka.common.requests.FetchRequest;
@@ -92,7 +95,7 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
                     .setLastStableOffset(r.offsets().lastStableOffset())
                     .setLogStartOffset(r.offsets().logStartOffset())
                     .setAbortedTransactions(readCommitted ? aborted(r) : null)
-                    .setRecords(r.sizeInBytes() == 0 ? MemoryRecords.EMPTY : MemoryRecords.readableRecords(r.records())));
+                    .setRecords(records(r.records())));
         }
         data.responses().addAll(unknown);
         return new FetchResponse(data);
@@ -118,5 +121,16 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
     private static FetchResponse sessionError(Errors error) {
         return new FetchResponse(new FetchResponseData().setErrorCode(error.code())
                 .setSessionId(FetchMetadata.INVALID_SESSION_ID));
+    }
+
+    /** The records as the message classes carry them: a view of memory, or a file region sent as is. */
+    private static BaseRecords records(RecordsSlice slice) {
+        if (slice.sizeInBytes() == 0) {
+            return MemoryRecords.EMPTY;
+        }
+        if (slice instanceof RecordsSlice.FileSlice file) {
+            return new FileSliceRecords(file);
+        }
+        return MemoryRecords.readableRecords(((RecordsSlice.Heap) slice).buffer());
     }
 }

@@ -6,15 +6,23 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.kaas.adapter.wire.support.NettyLeakDetection;
 import io.kaas.adapter.wire.support.RecordingAllocator;
 import io.kaas.adapter.wire.support.Responses;
+import io.kaas.application.log.RecordsSlice;
+import io.kaas.application.port.out.Filesystem;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.FileRegion;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.message.ApiVersionsResponseData;
 import org.apache.kafka.common.errors.UnsupportedVersionException;
+import org.apache.kafka.common.message.ApiVersionsResponseData;
 import org.apache.kafka.common.message.FetchResponseData;
 import org.apache.kafka.common.message.ListOffsetsResponseData;
 import org.apache.kafka.common.message.MetadataResponseData;
@@ -67,6 +75,34 @@ class ResponseEncoderTest {
         assertThat(received.body().data()).isEqualTo(roundTripped(data, version));
     }
 
+    @ParameterizedTest(name = "Fetch v{0}")
+    @ValueSource(shorts = {4, 12, 16})
+    void recordsInASegmentFileGoOutAsAFileRegionBetweenTheBuffers(short version) throws IOException {
+        MemoryRecords onDisk = records(1_000L, "a", "b");
+        MemoryRecords inMemory = records(2_000L, "c");
+        int leading = 7; // the slice starts inside the file, as a fetch from the middle of a segment does
+        FileSliceRecords slice = new FileSliceRecords(
+                new RecordsSlice.FileSlice(new BytesFile(leading, onDisk), leading, onDisk.sizeInBytes()));
+        FetchResponseData data = fetchResponse(MemoryRecords.EMPTY, inMemory);
+        data.responses().get(0).partitions().get(0).setRecords(slice);
+
+        ResponseFrame frame = ResponseEncoder.encode(allocator, CORRELATION_ID, ApiKeys.FETCH.responseHeaderVersion(version),
+                data, version);
+
+        assertThat(frame.parts()).hasSize(3);
+        assertThat(frame.parts().get(0)).isInstanceOf(ByteBuf.class);
+        assertThat(frame.parts().get(1)).isInstanceOf(FileRegion.class);
+        assertThat(((FileRegion) frame.parts().get(1)).count()).isEqualTo(onDisk.sizeInBytes());
+        assertThat(frame.parts().get(2)).isInstanceOf(ByteBuf.class);
+        long size = frame.sizeInBytes();
+
+        ByteBuf written = writeOut(frame);
+
+        assertThat(written.readableBytes()).isEqualTo(size);
+        Responses.Received<FetchResponse> received = Responses.parse(written, ApiKeys.FETCH, version);
+        assertThat(received.body().data()).isEqualTo(roundTripped(fetchResponse(onDisk, inMemory), version));
+    }
+
     @Test
     void aWriteToTheRecordsBufferAfterEncodingShowsInTheFrame() {
         MemoryRecords records = records(1_000L, "payload");
@@ -112,7 +148,7 @@ class ResponseEncoderTest {
     void theHeaderVersionIsTheOneAskedFor() {
         // ApiVersions answers always carry header v0 (KIP-511), even at flexible body versions.
         ApiVersionsResponseData data = new ApiVersionsResponseData().setErrorCode((short) 35);
-        ByteBuf frame = ResponseEncoder.encode(allocator, CORRELATION_ID, (short) 0, data, (short) 3);
+        ByteBuf frame = onlyBuffer(ResponseEncoder.encode(allocator, CORRELATION_ID, (short) 0, data, (short) 3));
 
         assertThat(frame.getInt(0)).isEqualTo(frame.readableBytes() - Integer.BYTES);
         assertThat(frame.getInt(Integer.BYTES)).isEqualTo(CORRELATION_ID);
@@ -137,7 +173,75 @@ class ResponseEncoderTest {
     }
 
     private ByteBuf encode(ApiMessage body, ApiKeys key, short version) {
-        return ResponseEncoder.encode(allocator, CORRELATION_ID, key.responseHeaderVersion(version), body, version);
+        return onlyBuffer(ResponseEncoder.encode(allocator, CORRELATION_ID, key.responseHeaderVersion(version), body,
+                version));
+    }
+
+    /** What the channel receives: every part in order, each region through its transferTo; all released. */
+    private static ByteBuf writeOut(ResponseFrame frame) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        WritableByteChannel channel = Channels.newChannel(out);
+        for (Object part : frame.parts()) {
+            if (part instanceof ByteBuf buf) {
+                buf.getBytes(buf.readerIndex(), out, buf.readableBytes());
+            } else {
+                FileRegion region = (FileRegion) part;
+                while (region.transferred() < region.count()) {
+                    region.transferTo(channel, region.transferred());
+                }
+            }
+        }
+        frame.release();
+        return Unpooled.wrappedBuffer(out.toByteArray());
+    }
+
+    /** A segment file in memory: {@code leading} zero bytes, then the records. */
+    private static final class BytesFile implements Filesystem.FileHandle {
+        private final byte[] bytes;
+
+        BytesFile(int leading, MemoryRecords records) {
+            bytes = new byte[leading + records.sizeInBytes()];
+            records.buffer().duplicate().get(bytes, leading, records.sizeInBytes());
+        }
+
+        @Override
+        public int read(ByteBuffer dst, long position) {
+            if (position >= bytes.length) {
+                return -1;
+            }
+            int n = (int) Math.min(dst.remaining(), bytes.length - position);
+            dst.put(bytes, (int) position, n);
+            return n;
+        }
+
+        @Override
+        public long size() {
+            return bytes.length;
+        }
+
+        @Override
+        public void write(ByteBuffer src, long position) {
+            throw new UnsupportedOperationException("read-only");
+        }
+
+        @Override
+        public void force() {
+        }
+
+        @Override
+        public void truncate(long size) {
+            throw new UnsupportedOperationException("read-only");
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    /** A frame of records in memory is one buffer (a composite when there are records). */
+    private static ByteBuf onlyBuffer(ResponseFrame frame) {
+        assertThat(frame.parts()).hasSize(1).first().isInstanceOf(ByteBuf.class);
+        return (ByteBuf) frame.parts().get(0);
     }
 
     private static FetchResponseData fetchResponse(MemoryRecords first, MemoryRecords second) {

@@ -47,7 +47,7 @@ class ProduceTopicConfigHandlerTest extends HandlerTestBase {
         assertThat(answer.errorCode()).isEqualTo(Errors.NONE.code());
         assertThat(answer.logAppendTimeMs()).isEqualTo(brokerTime);
         LogRead read = broker.topics().log(new TopicPartition("stamped", 0)).orElseThrow().read(0, 1 << 20, true);
-        MemoryRecords stored = MemoryRecords.readableRecords(read.records());
+        MemoryRecords stored = MemoryRecords.readableRecords(read.records().toByteBuffer());
         MutableRecordBatch batch = stored.batches().iterator().next();
         batch.ensureValid(); // the recomputed CRC
         assertThat(batch.timestampType()).isEqualTo(TimestampType.LOG_APPEND_TIME);

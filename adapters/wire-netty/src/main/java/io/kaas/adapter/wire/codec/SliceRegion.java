@@ -1,0 +1,77 @@
+package io.kaas.adapter.wire.codec;
+
+import io.kaas.application.log.RecordsSlice;
+import io.netty.channel.FileRegion;
+import io.netty.util.AbstractReferenceCounted;
+import java.io.IOException;
+import java.nio.channels.WritableByteChannel;
+
+/**
+ * A segment file region as Netty writes it: the transport hands the socket to
+ * {@link #transferTo}, which lets the kernel copy file to socket (sendfile). The file handle belongs
+ * to the log, which keeps a removed segment's handle open for in-flight reads
+ * ({@code file.delete.delay.ms}); releasing the region therefore closes nothing.
+ */
+final class SliceRegion extends AbstractReferenceCounted implements FileRegion {
+    private final RecordsSlice.FileSlice slice;
+    private long transferred;
+
+    SliceRegion(RecordsSlice.FileSlice slice) {
+        this.slice = slice;
+    }
+
+    @Override
+    public long position() {
+        return 0;
+    }
+
+    @Override
+    public long count() {
+        return slice.size();
+    }
+
+    @Override
+    public long transferred() {
+        return transferred;
+    }
+
+    @Override
+    @Deprecated
+    public long transfered() {
+        return transferred;
+    }
+
+    @Override
+    public long transferTo(WritableByteChannel target, long position) throws IOException {
+        long sent = slice.transferTo(target, position, slice.size() - position);
+        transferred += sent;
+        return sent;
+    }
+
+    @Override
+    public FileRegion retain() {
+        super.retain();
+        return this;
+    }
+
+    @Override
+    public FileRegion retain(int increment) {
+        super.retain(increment);
+        return this;
+    }
+
+    @Override
+    public FileRegion touch() {
+        return this;
+    }
+
+    @Override
+    public FileRegion touch(Object hint) {
+        return this;
+    }
+
+    @Override
+    protected void deallocate() {
+        // nothing to free: the log owns the file handle
+    }
+}
