@@ -31,6 +31,8 @@ import java.util.function.Function;
  * @param messageMaxBytes   {@code KAAS_MESSAGE_MAX_BYTES}: largest produced batch (1048588)
  * @param maxFrameBytes     {@code KAAS_SOCKET_REQUEST_MAX_BYTES}: largest request frame (104857600)
  * @param ioThreads         {@code KAAS_IO_THREADS}: network event-loop threads (2 x cores)
+ * @param socketSendBufferBytes    {@code KAAS_SOCKET_SEND_BUFFER_BYTES}: each connection's SO_SNDBUF (102400; -1 = OS default)
+ * @param socketReceiveBufferBytes {@code KAAS_SOCKET_RECEIVE_BUFFER_BYTES}: each connection's SO_RCVBUF (102400; -1 = OS default)
  * @param logDefaults       storage defaults for every topic: {@code KAAS_FLUSH_INTERVAL_MESSAGES} (1: acks=-1 means
  *                          fsynced), {@code KAAS_SEGMENT_BYTES} (1 GiB), {@code KAAS_SEGMENT_MS} (7 days),
  *                          {@code KAAS_RETENTION_MS} (7 days, -1 forever), {@code KAAS_RETENTION_BYTES} (-1, no limit)
@@ -50,7 +52,8 @@ import java.util.function.Function;
  */
 public record BrokerConfig(String bindHost, int port, String advertisedHost, Storage storage, Path dataDir,
                            int brokerId, Optional<String> clusterId, boolean autoCreateTopics, int defaultPartitions,
-                           int messageMaxBytes, int maxFrameBytes, int ioThreads, LogConfig logDefaults,
+                           int messageMaxBytes, int maxFrameBytes, int ioThreads, int socketSendBufferBytes,
+                           int socketReceiveBufferBytes, LogConfig logDefaults,
                            long fsyncMaxLatencyMs, long retentionCheckIntervalMs, int maxPartitionsPerTopic,
                            GroupConfig groups, TransactionSettings transactions, Set<String> explicitlySet) {
 
@@ -78,6 +81,9 @@ public record BrokerConfig(String bindHost, int port, String advertisedHost, Sto
                 r.integer("KAAS_MESSAGE_MAX_BYTES", BrokerSettings.DEFAULT_MESSAGE_MAX_BYTES, 1, Integer.MAX_VALUE),
                 r.integer("KAAS_SOCKET_REQUEST_MAX_BYTES", WireSettings.DEFAULT_MAX_FRAME_BYTES, 1, Integer.MAX_VALUE),
                 r.integer("KAAS_IO_THREADS", 2 * Runtime.getRuntime().availableProcessors(), 1, 1024),
+                r.integer("KAAS_SOCKET_SEND_BUFFER_BYTES", WireSettings.DEFAULT_SOCKET_BUFFER_BYTES, -1, Integer.MAX_VALUE),
+                r.integer("KAAS_SOCKET_RECEIVE_BUFFER_BYTES", WireSettings.DEFAULT_SOCKET_BUFFER_BYTES, -1,
+                        Integer.MAX_VALUE),
                 new LogConfig(
                         r.integer("KAAS_SEGMENT_BYTES", LogConfig.DEFAULTS.segmentBytes(), 14, Integer.MAX_VALUE),
                         r.longValue("KAAS_SEGMENT_MS", LogConfig.DEFAULTS.segmentMs(), 1, Long.MAX_VALUE),

@@ -108,7 +108,7 @@ public final class KaasBroker implements AutoCloseable {
         retention.start();
 
         WireSettings wire = new WireSettings(config.bindHost(), config.port(), config.maxFrameBytes(),
-                config.ioThreads(), ConnectionLimits.DEFAULT);
+                config.ioThreads(), config.socketSendBufferBytes(), config.socketReceiveBufferBytes(), ConnectionLimits.DEFAULT);
         AtomicInteger boundPort = new AtomicInteger(config.port());
         ClusterUseCase cluster = new StandaloneCluster(clusterId, config.brokerId(), config.advertisedHost(),
                 boundPort::get);

@@ -86,6 +86,8 @@ class TopicConfigIT {
         assertThat(config.get("message.max.bytes").value()).isEqualTo("200000");
         assertThat(config.get("log.retention.check.interval.ms").value()).isEqualTo(Long.toString(RETENTION_CHECK_MS));
         assertThat(config.get("log.dirs").value()).isEqualTo(KAAS.kaas().dataDir().toAbsolutePath().toString());
+        assertThat(config.get("socket.send.buffer.bytes").value()).as("Apache's default").isEqualTo("102400");
+        assertThat(config.get("socket.receive.buffer.bytes").value()).as("Apache's default").isEqualTo("102400");
         assertThat(config.entries()).allSatisfy(e -> assertThat(e.isReadOnly()).isTrue());
         assertThatThrownBy(() -> admin.incrementalAlterConfigs(Map.of(broker, List.of(new AlterConfigOp(
                 new ConfigEntry("log.retention.ms", "1"), AlterConfigOp.OpType.SET)))).all().get())

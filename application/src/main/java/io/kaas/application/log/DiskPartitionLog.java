@@ -6,6 +6,7 @@ import io.kaas.application.port.out.JsonCodec;
 import io.kaas.application.port.out.Scheduler;
 import io.kaas.domain.batch.RecordBatchHeader;
 import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.error.KafkaException;
 import io.kaas.domain.idempotence.CompletedTransaction;
 import io.kaas.domain.idempotence.ProducerStateTable;
 import io.kaas.domain.idempotence.SequenceCheck;
@@ -60,6 +61,7 @@ final class DiskPartitionLog implements PartitionLog {
     private final List<Segment> segments;
     private final ProducerStateTable producers;
     private final int epoch;
+    private final TakeoverFence fence;
     private long logStartOffset;
     /** The log start the manifest on disk holds; retention may have moved {@link #logStartOffset} past it. */
     private long persistedLogStart;
@@ -109,6 +111,7 @@ final class DiskPartitionLog implements PartitionLog {
         this.segments = new ArrayList<>(recovered.segments());
         this.producers = recovered.producers();
         this.epoch = recovered.epoch();
+        this.fence = new TakeoverFence(fs, codec, files, topicPartition, epoch);
         this.logStartOffset = recovered.logStartOffset();
         this.persistedLogStart = recovered.logStartOffset(); // recovery wrote it to the manifest
         long end = active().nextOffset();
@@ -158,6 +161,8 @@ final class DiskPartitionLog implements PartitionLog {
                 write(batch, header, nowMs);
             } catch (IOException e) {
                 return storageError(e.getMessage());
+            } catch (KafkaException e) {
+                return new AppendResult.Rejected(e.error(), e.getMessage());
             }
             producers.record(header, header.baseOffset(), nowMs);
             unflushedMessages += header.recordsCount();
@@ -198,6 +203,8 @@ final class DiskPartitionLog implements PartitionLog {
                 write(batch, header, nowMs);
             } catch (IOException e) {
                 return storageError(e.getMessage());
+            } catch (KafkaException e) {
+                return new AppendResult.Rejected(e.error(), e.getMessage());
             }
             Optional<CompletedTransaction> ended = producers.recordMarker(marker.producerId(), marker.producerEpoch(),
                     marker.coordinatorEpoch(), marker.commit(), header.baseOffset(), nowMs);
@@ -223,6 +230,9 @@ final class DiskPartitionLog implements PartitionLog {
 
     /** Why no append may happen now, or null. Under the lock. */
     private AppendResult refusal() {
+        if (fence.tripped()) {
+            return new AppendResult.Rejected(KafkaError.NOT_LEADER_OR_FOLLOWER, fence.notLeader().getMessage());
+        }
         if (closed) {
             return new AppendResult.Rejected(KafkaError.NOT_LEADER_OR_FOLLOWER, "The log of " + topicPartition
                     + " is closed");
@@ -233,12 +243,17 @@ final class DiskPartitionLog implements PartitionLog {
 
     /**
      * Writes a classified batch at the log end: rolls if the active segment is full, rewrites the
-     * base offset and leader epoch in place, one positional write. Under the lock.
+     * base offset and leader epoch in place, one positional write. Under the lock. A roll first asks
+     * the {@link TakeoverFence}; a deposed leader gets the fence's NOT_LEADER_OR_FOLLOWER thrown.
      */
     private void write(ByteBuffer batch, RecordBatchHeader header, long nowMs) throws IOException {
         int size = batch.remaining();
         try {
             if (active().isFull(header, size, config.segmentBytes(), config.segmentMs(), nowMs)) {
+                if (fence.check()) {
+                    io.execute(() -> stop(fence.notLeader()));
+                    throw fence.notLeader();
+                }
                 roll(nowMs);
             }
         } catch (IOException e) {
@@ -387,6 +402,9 @@ final class DiskPartitionLog implements PartitionLog {
                     + " took longer than " + fsyncMaxLatencyMs + " ms"), fsyncMaxLatencyMs);
             try {
                 commit(work);
+            } catch (KafkaException superseded) {
+                stop(superseded);
+                return;
             } catch (IOException | RuntimeException e) {
                 stall("fsync of " + topicPartition + " failed: " + e.getMessage());
                 return;
@@ -417,6 +435,10 @@ final class DiskPartitionLog implements PartitionLog {
     }
 
     private void commit(Work work) throws IOException {
+        boolean writesState = !work.sealed.isEmpty() || work.rollSnapshot != null || work.checkpoint != null;
+        if (writesState && fence.check()) {
+            throw fence.notLeader(); // the index files, snapshot and checkpoint are the new leader's now
+        }
         if (work.syncDirectory) {
             fs.fsyncDirectory(files.dir());
         }
@@ -472,6 +494,15 @@ final class DiskPartitionLog implements PartitionLog {
 
     /** Sticky failure: fail every waiter; appends fail fast from now on. */
     private void stall(String reason) {
+        stop(reason, new IOException(reason));
+    }
+
+    /** Superseded: the appends still waiting for an fsync are not acknowledged, nothing more is written. */
+    private void stop(KafkaException superseded) {
+        stop(superseded.getMessage(), superseded);
+    }
+
+    private void stop(String reason, Exception waitersSee) {
         List<Waiter> failed;
         synchronized (this) {
             if (failure != null) {
@@ -482,8 +513,7 @@ final class DiskPartitionLog implements PartitionLog {
             failed = new ArrayList<>(waiters);
             waiters.clear();
         }
-        IOException cause = new IOException(reason);
-        failed.forEach(w -> w.future.completeExceptionally(cause));
+        failed.forEach(w -> w.future.completeExceptionally(waitersSee));
     }
 
     private record Waiter(long offset, CompletableFuture<Void> future) {
@@ -552,6 +582,9 @@ final class DiskPartitionLog implements PartitionLog {
                 hwm = active().nextOffset();
             }
             try {
+                if (fence.check()) {
+                    return KafkaError.NOT_LEADER_OR_FOLLOWER;
+                }
                 fs.writeAtomically(files.manifest(), codec.encode(new PartitionState.Manifest(epoch, hwm, start)));
             } catch (IOException e) {
                 LOG.error("DeleteRecords on {} could not persist the new log start {}", topicPartition, offset, e);
@@ -589,6 +622,14 @@ final class DiskPartitionLog implements PartitionLog {
      */
     @Override
     public void applyRetention(long nowMs) {
+        try {
+            if (fence.check()) {
+                return; // the segments are the new leader's to remove
+            }
+        } catch (IOException e) {
+            LOG.warn("retention skipped {}: its manifest is unreadable; the next pass retries", topicPartition, e);
+            return;
+        }
         List<Segment> removed;
         synchronized (this) {
             if (closed) {
@@ -717,7 +758,9 @@ final class DiskPartitionLog implements PartitionLog {
         }
         ioLock.lock();
         try {
-            if (failure == null) {
+            if (fence.check()) {
+                stop(fence.notLeader()); // superseded: every file it would write is the new leader's
+            } else if (failure == null) {
                 fs.fsyncDirectory(files.dir());
                 for (Segment s : segments) {
                     s.force();

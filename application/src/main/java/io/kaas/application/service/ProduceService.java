@@ -11,6 +11,7 @@ import io.kaas.domain.batch.RecordBatchHeader;
 import io.kaas.domain.batch.TimestampValidator;
 import io.kaas.domain.config.TopicConfig;
 import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.error.KafkaException;
 import io.kaas.domain.idempotence.VerificationGuard;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -18,6 +19,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -128,6 +130,14 @@ public final class ProduceService implements ProduceUseCase {
         return append(partitionLog, p, now, VerificationGuard.NOT_REQUIRED, logAppendTime, waitDurable);
     }
 
+    /** Why an appended batch never became durable: a newer leader took over, or the volume failed. */
+    private static PartitionResult notDurable(PartitionRecords p, Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        return cause instanceof KafkaException refused
+                ? PartitionResult.failed(p.partition(), refused.error(), refused.getMessage())
+                : PartitionResult.failed(p.partition(), KafkaError.KAFKA_STORAGE_ERROR, cause.getMessage());
+    }
+
     private CompletableFuture<PartitionResult> append(PartitionLog log, PartitionRecords p, long now,
                                                       VerificationGuard guard, boolean logAppendTime,
                                                       boolean waitDurable) {
@@ -138,8 +148,7 @@ public final class ProduceService implements ProduceUseCase {
             if (!waitDurable) {
                 return CompletableFuture.completedFuture(ok);
             }
-            return appended.durable().toCompletableFuture().handle((v, e) -> e == null ? ok
-                    : PartitionResult.failed(p.partition(), KafkaError.KAFKA_STORAGE_ERROR, e.getMessage()));
+            return appended.durable().toCompletableFuture().handle((v, e) -> e == null ? ok : notDurable(p, e));
         }
         if (result instanceof AppendResult.Duplicate duplicate) {
             return CompletableFuture.completedFuture(new PartitionResult(p.partition(), KafkaError.NONE, null,

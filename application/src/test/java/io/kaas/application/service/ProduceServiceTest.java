@@ -24,6 +24,7 @@ import io.kaas.domain.batch.TestBatches;
 import io.kaas.domain.config.BrokerConfigs;
 import io.kaas.domain.config.ConfigType;
 import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.error.KafkaException;
 import io.kaas.domain.topic.Topic;
 import io.kaas.domain.topic.TopicPartition;
 import java.io.IOException;
@@ -222,6 +223,19 @@ class ProduceServiceTest {
         undurable.durable.get(P0).completeExceptionally(new IOException("disk gone"));
 
         assertThat(future.join().get(0).error()).isEqualTo(KafkaError.KAFKA_STORAGE_ERROR);
+    }
+
+    @Test
+    void acksAllReportsNotLeaderWhenANewerLeaderTookThePartitionBeforeTheFlush() {
+        CompletableFuture<List<PartitionResult>> future = produceUndurable.produce(
+                new Command((short) -1, 1_000, List.of(new PartitionRecords(P0, TestBatches.plain(1))))).toCompletableFuture();
+
+        undurable.durable.get(P0).completeExceptionally(
+                new KafkaException(KafkaError.NOT_LEADER_OR_FOLLOWER, "taken over at leader epoch 2"));
+
+        PartitionResult result = future.join().get(0);
+        assertThat(result.error()).isEqualTo(KafkaError.NOT_LEADER_OR_FOLLOWER);
+        assertThat(result.message()).contains("epoch 2");
     }
 
     @Test

@@ -45,7 +45,7 @@ public final class KafkaServer implements AutoCloseable {
         EventLoopGroup acceptor = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         EventLoopGroup workers = new MultiThreadIoEventLoopGroup(settings.ioThreads(), NioIoHandler.newFactory());
         try {
-            ServerBootstrap bootstrap = new ServerBootstrap()
+            ServerBootstrap bootstrap = socketBuffers(new ServerBootstrap(), settings)
                     .group(acceptor, workers)
                     .channel(NioServerSocketChannel.class)
                     .option(ChannelOption.SO_BACKLOG, 1024)
@@ -67,6 +67,18 @@ public final class KafkaServer implements AutoCloseable {
             workers.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             throw e;
         }
+    }
+
+    private static ServerBootstrap socketBuffers(ServerBootstrap bootstrap, WireSettings settings) {
+        if (settings.sendBufferBytes() > 0) {
+            bootstrap.childOption(ChannelOption.SO_SNDBUF, settings.sendBufferBytes());
+        }
+        if (settings.receiveBufferBytes() > 0) {
+            // on the listening socket too, as Apache does: accepted sockets inherit it before the handshake
+            bootstrap.option(ChannelOption.SO_RCVBUF, settings.receiveBufferBytes());
+            bootstrap.childOption(ChannelOption.SO_RCVBUF, settings.receiveBufferBytes());
+        }
+        return bootstrap;
     }
 
     /** The bound port (useful when 0 asked for an ephemeral one). */
