@@ -18,9 +18,9 @@ public record WireSettings(String host, int port, int maxFrameBytes, int ioThrea
     /** Apache's {@code socket.request.max.bytes} default: 100 MiB. */
     public static final int DEFAULT_MAX_FRAME_BYTES = 100 * 1024 * 1024;
     /**
-     * Apache's {@code socket.send.buffer.bytes} and {@code socket.receive.buffer.bytes} default. A
-     * bounded send buffer keeps a large Fetch response flowing to the client as it reads instead of
-     * queueing megabytes in the kernel at once: measured, it halves a consumer's fetch latency here.
+     * Apache's {@code socket.send.buffer.bytes} and {@code socket.receive.buffer.bytes} default. The
+     * bound matters to consumers: with the kernel's autotuned buffers a consumer read at 0.64-0.73x
+     * Apache's rate on the benchmark machine, with this one at 0.8-1.1x (docs/perf/consume.md).
      */
     public static final int DEFAULT_SOCKET_BUFFER_BYTES = 100 * 1024;
 }
