@@ -2,6 +2,7 @@ package io.kaas.bootstrap;
 
 import io.kaas.adapter.fs.ClusterIdFile;
 import io.kaas.adapter.fs.JacksonCodec;
+import io.kaas.adapter.fs.DataDirectoryLock;
 import io.kaas.adapter.fs.DataLayout;
 import io.kaas.adapter.fs.JsonOffsetStore;
 import io.kaas.adapter.fs.JsonProducerIdBlockStore;
@@ -46,6 +47,7 @@ import io.kaas.application.service.TopicService;
 import io.kaas.application.service.TransactionServices;
 import io.kaas.domain.config.BrokerConfigs;
 import io.kaas.domain.topic.TopicIds;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -67,10 +69,12 @@ public final class KaasBroker implements AutoCloseable {
     private final GroupCoordinatorService groups;
     private final TransactionServices transactions;
     private final KafkaServer server;
+    private final Optional<DataDirectoryLock> dataDirLock;
 
     private KaasBroker(BrokerConfig config, ExecutorScheduler scheduler, IoExecutor io, LogEngine engine,
                        RetentionService retention, GroupCoordinatorService groups, TransactionServices transactions,
-                       KafkaServer server) {
+                       KafkaServer server, Optional<DataDirectoryLock> dataDirLock) {
+        this.dataDirLock = dataDirLock;
         this.config = config;
         this.scheduler = scheduler;
         this.io = io;
@@ -81,7 +85,23 @@ public final class KaasBroker implements AutoCloseable {
         this.server = server;
     }
 
+    /**
+     * Starts a broker; with disk storage it first locks the data directory, so a second broker on the
+     * same directory fails here, before touching a file.
+     */
     public static KaasBroker start(BrokerConfig config) throws InterruptedException {
+        Optional<DataDirectoryLock> lock = config.storage() == BrokerConfig.Storage.DISK
+                ? Optional.of(DataDirectoryLock.acquire(config.dataDir())) : Optional.empty();
+        try {
+            return start(config, lock);
+        } catch (Exception e) {
+            // also a BindException, which Netty throws undeclared
+            lock.ifPresent(DataDirectoryLock::close);
+            throw e;
+        }
+    }
+
+    private static KaasBroker start(BrokerConfig config, Optional<DataDirectoryLock> lock) throws InterruptedException {
         boolean disk = config.storage() == BrokerConfig.Storage.DISK;
         DataLayout layout = new DataLayout(config.dataDir());
         Clock clock = new SystemClock();
@@ -154,7 +174,7 @@ public final class KaasBroker implements AutoCloseable {
             throw e;
         }
         boundPort.set(server.port());
-        return new KaasBroker(config, scheduler, io, engine, retention, groups, transactions, server);
+        return new KaasBroker(config, scheduler, io, engine, retention, groups, transactions, server, lock);
     }
 
     /** The port the Kafka listener is bound to. */
@@ -192,6 +212,7 @@ public final class KaasBroker implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        dataDirLock.ifPresent(DataDirectoryLock::close);
     }
 
     private static String newClusterId() {

@@ -1,5 +1,6 @@
 package io.kaas.bootstrap;
 
+import java.net.BindException;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,7 +21,16 @@ public final class KaasMain {
             System.exit(2);
             return;
         }
-        KaasBroker broker = KaasBroker.start(config);
+        KaasBroker broker;
+        try {
+            broker = KaasBroker.start(config);
+        } catch (Exception e) {
+            // the expected refusals (port in use, data directory locked) read best without a stack trace
+            boolean expected = e instanceof BindException || e instanceof IllegalStateException;
+            LOG.error("kaas could not start: {}", e.getMessage(), expected ? null : e);
+            System.exit(1);
+            return;
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             LOG.info("stopping");

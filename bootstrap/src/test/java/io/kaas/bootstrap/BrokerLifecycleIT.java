@@ -16,8 +16,44 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Starting and restarting brokers: what happens when the port is taken. */
+/** Starting and restarting brokers: what happens when the port or the data directory is taken. */
 class BrokerLifecycleIT {
+    @Test
+    void aSecondBrokerOnTheSameDataDirectoryRefusesToStartUntilTheFirstStops(@TempDir Path dataDir) throws Exception {
+        BrokerConfig config = onEphemeralPort(dataDir);
+        try (KaasBroker first = KaasBroker.start(config)) {
+            Set<Thread> before = Thread.getAllStackTraces().keySet();
+
+            assertThatThrownBy(() -> KaasBroker.start(config)).isInstanceOf(IllegalStateException.class)
+                    .hasMessage("Failed to acquire lock on file .lock in " + dataDir.toAbsolutePath()
+                            + ". A broker in another process or thread is using this directory.");
+
+            assertThat(newBrokerThreads(before)).as("the refused broker started nothing").isEmpty();
+        }
+        try (KaasBroker second = KaasBroker.start(config)) {
+            assertThat(second.port()).isPositive();
+        }
+    }
+
+    @Test
+    void aBrokerProcessHoldsItsDataDirectoryUntilItDiesEvenByKillNine(@TempDir Path dir) throws Exception {
+        Path dataDir = dir.resolve("data");
+        try (ChildBroker other = ChildBroker.start(dataDir, dir.resolve("other.log"), Map.of())) {
+            assertThatThrownBy(() -> KaasBroker.start(onEphemeralPort(dataDir)))
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("Failed to acquire lock");
+
+            other.kill9();
+        }
+        try (KaasBroker after = KaasBroker.start(onEphemeralPort(dataDir))) {
+            assertThat(after.port()).isPositive();
+        }
+    }
+
+    private static BrokerConfig onEphemeralPort(Path dataDir) {
+        return BrokerConfig.fromEnvironment(Map.of("KAAS_BIND_HOST", "127.0.0.1", "KAAS_PORT", "0",
+                "KAAS_DATA_DIR", dataDir.toString()));
+    }
+
     @Test
     void aTakenPortFailsTheStartAndLeavesNoThreadsBehind(@TempDir Path dataDir) throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {
