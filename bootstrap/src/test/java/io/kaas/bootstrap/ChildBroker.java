@@ -7,6 +7,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -29,11 +31,15 @@ final class ChildBroker implements AutoCloseable {
         this.port = port;
     }
 
-    static ChildBroker start(Path dataDir, Path logFile, Map<String, String> env) throws IOException {
+    static ChildBroker start(Path dataDir, Path logFile, Map<String, String> env, String... jvmOptions)
+            throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         // Failsafe may hand the fork a manifest-only jar as java.class.path; it names the real classpath either way.
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        ProcessBuilder builder = new ProcessBuilder(java, "-Xmx256m", "-cp", classpath, KaasMain.class.getName());
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m"));
+        command.addAll(List.of(jvmOptions));
+        command.addAll(List.of("-cp", classpath, KaasMain.class.getName()));
+        ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().put("KAAS_PORT", "0");
         builder.environment().put("KAAS_BIND_HOST", "127.0.0.1");
         builder.environment().put("KAAS_DATA_DIR", dataDir.toString());
