@@ -165,12 +165,7 @@ public final class KaasBroker implements AutoCloseable {
                     new PartitionLeadershipService(topics, cluster))), io);
         } catch (Exception e) {
             // Also a BindException, which Netty throws undeclared: a failed start leaves nothing running.
-            transactions.close();
-            groups.close();
-            retention.close();
-            engine.close();
-            scheduler.close();
-            io.shutdown();
+            stopServices(transactions, groups, retention, engine, scheduler, io);
             throw e;
         }
         boundPort.set(server.port());
@@ -198,12 +193,7 @@ public final class KaasBroker implements AutoCloseable {
     @Override
     public void close() {
         server.close();
-        transactions.close();
-        groups.close();
-        retention.close();
-        engine.close();
-        scheduler.close();
-        io.shutdown();
+        stopServices(transactions, groups, retention, engine, scheduler, io);
         try {
             // Let queued file work (offset writes, fsyncs) finish, so the next broker on this directory starts from rest.
             if (!io.awaitTermination(10, TimeUnit.SECONDS)) {
@@ -213,6 +203,18 @@ public final class KaasBroker implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         dataDirLock.ifPresent(DataDirectoryLock::close);
+    }
+
+    /** Background work first, then the logs it writes to, then the threads that run it all. */
+    private static void stopServices(TransactionServices transactions, GroupCoordinatorService groups,
+                                     RetentionService retention, LogEngine engine, ExecutorScheduler scheduler,
+                                     IoExecutor io) {
+        transactions.close();
+        groups.close();
+        retention.close();
+        engine.close();
+        scheduler.close();
+        io.shutdown();
     }
 
     private static String newClusterId() {

@@ -116,10 +116,38 @@ public final class GroupCoordinatorService implements GroupCoordinator, AutoClos
 
     @Override
     public CompletionStage<Map<TopicPartition, KafkaError>> commitOffsets(CommitRequest r) {
+        OffsetBatch batch = offsetBatch(r.offsets());
+        if (batch.noKnownPartition()) {
+            return CompletableFuture.completedFuture(batch.results());
+        }
+        GroupCommand.ValidateOffsetCommit committer =
+                new GroupCommand.ValidateOffsetCommit(r.memberId(), r.groupInstanceId(), r.generationId());
+        return onGroup(r.groupId(), true, e -> e, slot -> slot.commit(committer, batch.valid())).thenApply(batch::outcome);
+    }
+
+    /**
+     * An OffsetCommit's or TxnOffsetCommit's partitions in request order: those of unknown topics
+     * fail alone; the rest share the group's outcome, except that metadata over the limit is
+     * refused per partition (OFFSET_METADATA_TOO_LARGE) when the others commit.
+     */
+    private record OffsetBatch(Map<TopicPartition, KafkaError> results, Map<TopicPartition, CommittedOffset> valid) {
+        boolean noKnownPartition() {
+            return results.values().stream().allMatch(e -> e == KafkaError.UNKNOWN_TOPIC_OR_PARTITION);
+        }
+
+        Map<TopicPartition, KafkaError> outcome(KafkaError groupOutcome) {
+            results.replaceAll((tp, e) -> e == KafkaError.UNKNOWN_TOPIC_OR_PARTITION ? e
+                    : groupOutcome == KafkaError.NONE && !valid.containsKey(tp) ? KafkaError.OFFSET_METADATA_TOO_LARGE
+                    : groupOutcome);
+            return results;
+        }
+    }
+
+    private OffsetBatch offsetBatch(List<OffsetCommit> offsets) {
         Map<TopicPartition, KafkaError> results = new LinkedHashMap<>();
         Map<TopicPartition, CommittedOffset> valid = new LinkedHashMap<>();
         long now = clock.nowMs();
-        for (OffsetCommit c : r.offsets()) {
+        for (OffsetCommit c : offsets) {
             if (!exists(c.partition())) {
                 results.put(c.partition(), KafkaError.UNKNOWN_TOPIC_OR_PARTITION);
             } else {
@@ -130,23 +158,7 @@ public final class GroupCoordinatorService implements GroupCoordinator, AutoClos
                 }
             }
         }
-        if (results.values().stream().allMatch(e -> e == KafkaError.UNKNOWN_TOPIC_OR_PARTITION)) {
-            return CompletableFuture.completedFuture(results);
-        }
-        GroupCommand.ValidateOffsetCommit committer =
-                new GroupCommand.ValidateOffsetCommit(r.memberId(), r.groupInstanceId(), r.generationId());
-        return onGroup(r.groupId(), true, e -> e, slot -> slot.commit(committer, valid)).thenApply(outcome -> {
-            results.replaceAll((tp, e) -> {
-                if (e == KafkaError.UNKNOWN_TOPIC_OR_PARTITION) {
-                    return e;
-                }
-                if (outcome == KafkaError.NONE && !valid.containsKey(tp)) {
-                    return KafkaError.OFFSET_METADATA_TOO_LARGE;
-                }
-                return outcome;
-            });
-            return results;
-        });
+        return new OffsetBatch(results, valid);
     }
 
     /**
@@ -156,26 +168,13 @@ public final class GroupCoordinatorService implements GroupCoordinator, AutoClos
      */
     @Override
     public CompletionStage<Map<TopicPartition, KafkaError>> commitTransactionalOffsets(TxnCommitRequest r) {
-        Map<TopicPartition, KafkaError> results = new LinkedHashMap<>();
-        Map<TopicPartition, CommittedOffset> valid = new LinkedHashMap<>();
-        long now = clock.nowMs();
-        for (OffsetCommit c : r.offsets()) {
-            if (!exists(c.partition())) {
-                results.put(c.partition(), KafkaError.UNKNOWN_TOPIC_OR_PARTITION);
-            } else {
-                results.put(c.partition(), KafkaError.NONE);
-                if (config.acceptsMetadata(c.metadata())) {
-                    valid.put(c.partition(), new CommittedOffset(c.offset(), c.leaderEpoch(), c.metadata(), now,
-                            topicId(c.partition().topic())));
-                }
-            }
-        }
-        if (results.values().stream().allMatch(e -> e == KafkaError.UNKNOWN_TOPIC_OR_PARTITION)) {
-            return CompletableFuture.completedFuture(results);
+        OffsetBatch batch = offsetBatch(r.offsets());
+        if (batch.noKnownPartition()) {
+            return CompletableFuture.completedFuture(batch.results());
         }
         KafkaError refused = refusal(r.groupId(), false);
         if (refused != KafkaError.NONE) {
-            return CompletableFuture.completedFuture(fill(results, refused));
+            return CompletableFuture.completedFuture(fill(batch.results(), refused));
         }
         GroupCommand.ValidateTxnOffsetCommit committer =
                 new GroupCommand.ValidateTxnOffsetCommit(r.memberId(), r.groupInstanceId(), r.generationId());
@@ -183,13 +182,9 @@ public final class GroupCoordinatorService implements GroupCoordinator, AutoClos
                 .toCompletableFuture()
                 .thenCompose(verified -> verified != KafkaError.NONE
                         ? CompletableFuture.completedFuture(offsetCommitError(verified))
-                        : onGroup(r.groupId(), false, e -> e, slot -> slot.stageTransactional(committer, r.producerId(), valid)))
-                .thenApply(outcome -> {
-                    results.replaceAll((tp, e) -> e == KafkaError.UNKNOWN_TOPIC_OR_PARTITION ? e
-                            : outcome == KafkaError.NONE && !valid.containsKey(tp) ? KafkaError.OFFSET_METADATA_TOO_LARGE
-                            : outcome);
-                    return results;
-                });
+                        : onGroup(r.groupId(), false, e -> e,
+                                slot -> slot.stageTransactional(committer, r.producerId(), batch.valid())))
+                .thenApply(batch::outcome);
     }
 
     /**
