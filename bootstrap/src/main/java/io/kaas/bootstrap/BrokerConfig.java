@@ -38,6 +38,10 @@ import java.util.function.Function;
  *                          {@code KAAS_RETENTION_MS} (7 days, -1 forever), {@code KAAS_RETENTION_BYTES} (-1, no limit)
  * @param fsyncMaxLatencyMs {@code KAAS_FSYNC_MAX_LATENCY_MS}: an fsync slower than this stalls its partition (30000)
  * @param retentionCheckIntervalMs {@code KAAS_RETENTION_CHECK_INTERVAL_MS}: how often retention runs (300000)
+ * @param producerIdExpirationMs {@code KAAS_PRODUCER_ID_EXPIRATION_MS}: a producer idle this long is forgotten by
+ *                          each partition (86400000, Apache's {@code producer.id.expiration.ms})
+ * @param producerIdExpirationCheckIntervalMs {@code KAAS_PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS}: how often idle
+ *                          producers are looked for (600000)
  * @param maxPartitionsPerTopic {@code KAAS_MAX_PARTITIONS_PER_TOPIC}: most partitions a topic may have (10000)
  * @param explicitlySet     the variables the environment set (the rest are defaults): DescribeConfigs reports
  *                          their broker settings as STATIC_BROKER_CONFIG
@@ -54,7 +58,8 @@ public record BrokerConfig(String bindHost, int port, String advertisedHost, Sto
                            int brokerId, Optional<String> clusterId, boolean autoCreateTopics, int defaultPartitions,
                            int messageMaxBytes, int maxFrameBytes, int ioThreads, int socketSendBufferBytes,
                            int socketReceiveBufferBytes, LogConfig logDefaults,
-                           long fsyncMaxLatencyMs, long retentionCheckIntervalMs, int maxPartitionsPerTopic,
+                           long fsyncMaxLatencyMs, long retentionCheckIntervalMs, int producerIdExpirationMs,
+                           int producerIdExpirationCheckIntervalMs, int maxPartitionsPerTopic,
                            GroupConfig groups, TransactionSettings transactions, Set<String> explicitlySet) {
 
     public BrokerConfig {
@@ -97,6 +102,8 @@ public record BrokerConfig(String bindHost, int port, String advertisedHost, Sto
                         LogConfig.DEFAULTS.fileDeleteDelayMs()),
                 r.longValue("KAAS_FSYNC_MAX_LATENCY_MS", 30_000, 1, Long.MAX_VALUE),
                 r.longValue("KAAS_RETENTION_CHECK_INTERVAL_MS", 300_000, 1, Long.MAX_VALUE),
+                r.integer("KAAS_PRODUCER_ID_EXPIRATION_MS", 86_400_000, 1, Integer.MAX_VALUE),
+                r.integer("KAAS_PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS", 600_000, 1, Integer.MAX_VALUE),
                 r.integer("KAAS_MAX_PARTITIONS_PER_TOPIC", BrokerSettings.DEFAULT_MAX_PARTITIONS_PER_TOPIC, 1,
                         Integer.MAX_VALUE),
                 new GroupConfig(

@@ -77,6 +77,13 @@ final class BrokerConfigView {
             new Row("log.retention.check.interval.ms", ConfigType.LONG, BrokerConfig::retentionCheckIntervalMs,
                     "How often the retention sweep runs (KAAS_RETENTION_CHECK_INTERVAL_MS).",
                     "KAAS_RETENTION_CHECK_INTERVAL_MS"),
+            new Row("producer.id.expiration.ms", ConfigType.INT, BrokerConfig::producerIdExpirationMs,
+                    "How long a partition remembers a producer that has stopped writing to it and has no transaction"
+                            + " in progress there (KAAS_PRODUCER_ID_EXPIRATION_MS).", "KAAS_PRODUCER_ID_EXPIRATION_MS"),
+            new Row("producer.id.expiration.check.interval.ms", ConfigType.INT,
+                    BrokerConfig::producerIdExpirationCheckIntervalMs,
+                    "How often partitions look for expired producers (KAAS_PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS).",
+                    "KAAS_PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS"),
             new Row("transaction.max.timeout.ms", ConfigType.INT, c -> c.transactions().maxTimeoutMs(),
                     "The longest transaction.timeout.ms a producer may ask for; InitProducerId refuses longer ones with"
                             + " INVALID_TRANSACTION_TIMEOUT (KAAS_TRANSACTION_MAX_TIMEOUT_MS).",

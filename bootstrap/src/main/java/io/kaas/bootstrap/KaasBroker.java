@@ -41,12 +41,14 @@ import io.kaas.application.service.MetadataService;
 import io.kaas.application.service.PartitionLeadershipService;
 import io.kaas.application.service.ProduceService;
 import io.kaas.application.service.ProducerIdService;
+import io.kaas.application.service.ProducerExpiryService;
 import io.kaas.application.service.RetentionService;
 import io.kaas.application.service.StandaloneCluster;
 import io.kaas.application.service.TopicService;
 import io.kaas.application.service.TransactionServices;
 import io.kaas.domain.config.BrokerConfigs;
 import io.kaas.domain.topic.TopicIds;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -62,27 +64,19 @@ public final class KaasBroker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KaasBroker.class);
 
     private final BrokerConfig config;
-    private final ExecutorScheduler scheduler;
     private final IoExecutor io;
-    private final LogEngine engine;
-    private final RetentionService retention;
-    private final GroupCoordinatorService groups;
-    private final TransactionServices transactions;
+    /** Background work first, then the logs it writes to, then the threads that run it all. */
+    private final List<Runnable> stopSequence;
     private final KafkaServer server;
     private final Optional<DataDirectoryLock> dataDirLock;
 
-    private KaasBroker(BrokerConfig config, ExecutorScheduler scheduler, IoExecutor io, LogEngine engine,
-                       RetentionService retention, GroupCoordinatorService groups, TransactionServices transactions,
-                       KafkaServer server, Optional<DataDirectoryLock> dataDirLock) {
-        this.dataDirLock = dataDirLock;
+    private KaasBroker(BrokerConfig config, IoExecutor io, List<Runnable> stopSequence, KafkaServer server,
+                       Optional<DataDirectoryLock> dataDirLock) {
         this.config = config;
-        this.scheduler = scheduler;
         this.io = io;
-        this.engine = engine;
-        this.retention = retention;
-        this.groups = groups;
-        this.transactions = transactions;
+        this.stopSequence = stopSequence;
         this.server = server;
+        this.dataDirLock = dataDirLock;
     }
 
     /**
@@ -126,6 +120,9 @@ public final class KaasBroker implements AutoCloseable {
         topics.start();
         RetentionService retention = new RetentionService(topics, scheduler, io, clock, config.retentionCheckIntervalMs());
         retention.start();
+        ProducerExpiryService producerExpiry = new ProducerExpiryService(topics, scheduler, io, clock,
+                config.producerIdExpirationMs(), config.producerIdExpirationCheckIntervalMs());
+        producerExpiry.start();
 
         WireSettings wire = new WireSettings(config.bindHost(), config.port(), config.maxFrameBytes(),
                 config.ioThreads(), config.socketSendBufferBytes(), config.socketReceiveBufferBytes(), ConnectionLimits.DEFAULT);
@@ -144,6 +141,8 @@ public final class KaasBroker implements AutoCloseable {
         topics.addDeletionListener(groups::onTopicDeleted);
         transactions.bindGroups(groups);
         transactions.start();
+        List<Runnable> stopSequence = List.of(transactions::close, groups::close, producerExpiry::close,
+                retention::close, engine::close, scheduler::close, io::shutdown);
         KafkaServer server;
         try {
             server = KafkaServer.start(wire, KafkaApis.registry(new UseCases(
@@ -165,11 +164,11 @@ public final class KaasBroker implements AutoCloseable {
                     new PartitionLeadershipService(topics, cluster))), io);
         } catch (Exception e) {
             // Also a BindException, which Netty throws undeclared: a failed start leaves nothing running.
-            stopServices(transactions, groups, retention, engine, scheduler, io);
+            stopSequence.forEach(Runnable::run);
             throw e;
         }
         boundPort.set(server.port());
-        return new KaasBroker(config, scheduler, io, engine, retention, groups, transactions, server, lock);
+        return new KaasBroker(config, io, stopSequence, server, lock);
     }
 
     /** The port the Kafka listener is bound to. */
@@ -193,7 +192,7 @@ public final class KaasBroker implements AutoCloseable {
     @Override
     public void close() {
         server.close();
-        stopServices(transactions, groups, retention, engine, scheduler, io);
+        stopSequence.forEach(Runnable::run);
         try {
             // Let queued file work (offset writes, fsyncs) finish, so the next broker on this directory starts from rest.
             if (!io.awaitTermination(10, TimeUnit.SECONDS)) {
@@ -203,18 +202,6 @@ public final class KaasBroker implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         dataDirLock.ifPresent(DataDirectoryLock::close);
-    }
-
-    /** Background work first, then the logs it writes to, then the threads that run it all. */
-    private static void stopServices(TransactionServices transactions, GroupCoordinatorService groups,
-                                     RetentionService retention, LogEngine engine, ExecutorScheduler scheduler,
-                                     IoExecutor io) {
-        transactions.close();
-        groups.close();
-        retention.close();
-        engine.close();
-        scheduler.close();
-        io.shutdown();
     }
 
     private static String newClusterId() {

@@ -309,6 +309,11 @@ final class DiskPartitionLog implements PartitionLog {
     }
 
     @Override
+    public synchronized void expireProducers(long nowMs, long expirationMs) {
+        producers.expireIdle(nowMs, expirationMs);
+    }
+
+    @Override
     public synchronized List<ProducerState> producers() {
         return TransactionalState.describe(producers);
     }

@@ -134,6 +134,11 @@ final class MemoryPartitionLog implements PartitionLog {
     }
 
     @Override
+    public synchronized void expireProducers(long nowMs, long expirationMs) {
+        producers.expireIdle(nowMs, expirationMs);
+    }
+
+    @Override
     public synchronized List<ProducerState> producers() {
         return TransactionalState.describe(producers);
     }

@@ -56,6 +56,12 @@ public interface PartitionLog {
     /** Every producer this partition remembers, for DescribeProducers. */
     List<ProducerState> producers();
 
+    /**
+     * Forgets producers idle here for {@code expirationMs} with no transaction in progress
+     * ({@code producer.id.expiration.ms}); the next producer-state snapshot leaves them out.
+     */
+    void expireProducers(long nowMs, long expirationMs);
+
     /** A read_uncommitted read: see {@link #read(long, int, boolean, boolean)}. */
     default LogRead read(long fetchOffset, int maxBytes, boolean minOneBatch) {
         return read(fetchOffset, maxBytes, minOneBatch, false);

@@ -4,7 +4,6 @@ import io.kaas.application.log.PartitionLog;
 import io.kaas.application.port.out.Clock;
 import io.kaas.application.port.out.Scheduler;
 import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,8 +20,7 @@ public final class RetentionService implements AutoCloseable {
     private final Executor io;
     private final Clock clock;
     private final long intervalMs;
-    private final AtomicBoolean stopped = new AtomicBoolean();
-    private volatile Scheduler.Cancellable next;
+    private volatile PeriodicTask task;
 
     public RetentionService(TopicService topics, Scheduler scheduler, Executor io, Clock clock, long intervalMs) {
         this.topics = topics;
@@ -33,7 +31,7 @@ public final class RetentionService implements AutoCloseable {
     }
 
     public void start() {
-        next = scheduler.schedule(() -> io.execute(this::sweepAndReschedule), intervalMs);
+        task = PeriodicTask.start("the retention sweep", scheduler, io, intervalMs, this::sweep);
     }
 
     /** One pass over every partition. */
@@ -48,20 +46,11 @@ public final class RetentionService implements AutoCloseable {
         }
     }
 
-    private void sweepAndReschedule() {
-        if (stopped.get()) {
-            return;
-        }
-        sweep();
-        start();
-    }
-
     @Override
     public void close() {
-        stopped.set(true);
-        Scheduler.Cancellable pending = next;
-        if (pending != null) {
-            pending.cancel();
+        PeriodicTask running = task;
+        if (running != null) {
+            running.close();
         }
     }
 }

@@ -11,7 +11,6 @@ import io.kaas.application.log.TxnMarker;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,9 +40,8 @@ public final class TxnSweeper implements AutoCloseable {
     private final Clock clock;
     private final Scheduler scheduler;
     private final Executor io;
-    private final AtomicBoolean stopped = new AtomicBoolean();
-    private volatile Scheduler.Cancellable nextAbort;
-    private volatile Scheduler.Cancellable nextExpiry;
+    private volatile PeriodicTask abortSweep;
+    private volatile PeriodicTask expirySweep;
 
     public TxnSweeper(TransactionCoordinatorService coordinator, ProducerStateService producers, TxnMarkerWriter markers,
                       MarkerQueue queue, ProducerFenceLog fenceLog, ClusterUseCase cluster, TransactionSettings settings,
@@ -62,8 +60,10 @@ public final class TxnSweeper implements AutoCloseable {
 
     public void start() {
         io.execute(coordinator::reconcile);
-        scheduleAbortSweep();
-        scheduleExpirySweep();
+        abortSweep = PeriodicTask.start("the transaction sweep", scheduler, io, settings.abortTimedOutIntervalMs(),
+                this::sweep);
+        expirySweep = PeriodicTask.start("the transactional-id expiry", scheduler, io,
+                settings.removeExpiredIntervalMs(), this::expire);
     }
 
     /** One pass of the frequent sweep. */
@@ -118,34 +118,11 @@ public final class TxnSweeper implements AutoCloseable {
                 || error == KafkaError.INVALID_PRODUCER_EPOCH || error == KafkaError.TRANSACTION_COORDINATOR_FENCED;
     }
 
-    private void scheduleAbortSweep() {
-        nextAbort = scheduler.schedule(() -> io.execute(() -> run(this::sweep, this::scheduleAbortSweep)),
-                settings.abortTimedOutIntervalMs());
-    }
-
-    private void scheduleExpirySweep() {
-        nextExpiry = scheduler.schedule(() -> io.execute(() -> run(this::expire, this::scheduleExpirySweep)),
-                settings.removeExpiredIntervalMs());
-    }
-
-    private void run(Runnable pass, Runnable reschedule) {
-        if (stopped.get()) {
-            return;
-        }
-        try {
-            pass.run();
-        } catch (RuntimeException e) {
-            LOG.warn("transaction sweep failed; the next one retries", e);
-        }
-        reschedule.run();
-    }
-
     @Override
     public void close() {
-        stopped.set(true);
-        for (Scheduler.Cancellable pending : new Scheduler.Cancellable[] {nextAbort, nextExpiry}) {
-            if (pending != null) {
-                pending.cancel();
+        for (PeriodicTask task : new PeriodicTask[] {abortSweep, expirySweep}) {
+            if (task != null) {
+                task.close();
             }
         }
     }

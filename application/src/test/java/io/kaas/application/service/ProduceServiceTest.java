@@ -288,6 +288,10 @@ class ProduceServiceTest {
                 }
 
                 @Override
+                public void expireProducers(long nowMs, long expirationMs) {
+                }
+
+                @Override
                 public LogRead read(long fetchOffset, int maxBytes, boolean minOneBatch, boolean readCommitted) {
                     return LogRead.empty(offsets());
                 }

@@ -175,6 +175,17 @@ public final class ProducerStateTable {
         }
     }
 
+    /**
+     * Forgets producers idle for at least {@code expirationMs} with no transaction in progress here,
+     * as Apache's {@code ProducerStateManager.removeExpiredProducers} ({@code producer.id.expiration.ms}):
+     * a producer's next batch after that is accepted as from a new producer. Returns how many went.
+     */
+    public int expireIdle(long nowMs, long expirationMs) {
+        int before = producers.size();
+        producers.values().removeIf(w -> !w.hasOngoingTransaction() && nowMs - w.lastTimestamp() >= expirationMs);
+        return before - producers.size();
+    }
+
     /** The first offset of the oldest transaction in progress: the last stable offset, if below the high watermark. */
     public OptionalLong firstUnstableOffset() {
         return ongoing.isEmpty() ? OptionalLong.empty() : OptionalLong.of(ongoing.firstKey());

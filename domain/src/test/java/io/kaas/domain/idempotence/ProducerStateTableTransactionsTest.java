@@ -162,4 +162,29 @@ class ProducerStateTableTransactionsTest {
         assertThat(restored.hasOngoingTransaction(PID)).isTrue();
         assertThat(rejected(restored.classifyMarker(OTHER, EPOCH, 3))).isEqualTo(KafkaError.TRANSACTION_COORDINATOR_FENCED);
     }
+
+    @Test
+    void idleProducersExpireButNotOneWithATransactionInProgress() {
+        long expiration = 1_000;
+        RecordBatchHeader idle = RecordBatchHeader.at(TestBatches.idempotent(OTHER, EPOCH, 0, 2));
+        table.record(idle, logEnd, 100L);
+        logEnd += 2;
+        table.record(txnBatch(PID, EPOCH, 0, 1), logEnd++, 100L);
+
+        assertThat(table.expireIdle(100 + expiration - 1, expiration)).as("idle just under the limit").isZero();
+        assertThat(table.expireIdle(100 + expiration, expiration)).as("only the one with no transaction").isEqualTo(1);
+        assertThat(table.windows()).extracting(ProducerWindow::producerId).containsExactly(PID);
+        assertThat(table.firstUnstableOffset()).as("the transaction still bounds the LSO").hasValue(2L);
+        assertThat(table.classify(RecordBatchHeader.at(TestBatches.idempotent(OTHER, EPOCH, 2, 1))))
+                .as("an expired producer's next batch is accepted as from a new producer")
+                .isEqualTo(SequenceCheck.ACCEPT);
+
+        List<CompletedTransaction> completed = new ArrayList<>();
+        logEnd = 3;
+        table.recordMarker(PID, EPOCH, 0, true, logEnd++, 500L).ifPresent(completed::add);
+        assertThat(completed).hasSize(1);
+        assertThat(table.expireIdle(500 + expiration - 1, expiration)).as("the marker counts as activity").isZero();
+        assertThat(table.expireIdle(500 + expiration, expiration)).isEqualTo(1);
+        assertThat(table.windows()).isEmpty();
+    }
 }
