@@ -47,7 +47,9 @@ import java.util.function.Function;
  *                          their broker settings as STATIC_BROKER_CONFIG
  * @param groups            the group coordinator, with Apache's defaults: {@code KAAS_GROUP_MIN_SESSION_TIMEOUT_MS}
  *                          (6000), {@code KAAS_GROUP_MAX_SESSION_TIMEOUT_MS} (1800000),
- *                          {@code KAAS_GROUP_INITIAL_REBALANCE_DELAY_MS} (3000), {@code KAAS_OFFSET_METADATA_MAX_BYTES} (4096)
+ *                          {@code KAAS_GROUP_INITIAL_REBALANCE_DELAY_MS} (3000), {@code KAAS_OFFSET_METADATA_MAX_BYTES} (4096),
+ *                          {@code KAAS_OFFSETS_RETENTION_MS} (604800000), {@code KAAS_OFFSETS_RETENTION_CHECK_INTERVAL_MS}
+ *                          (600000)
  * @param transactions      the transaction coordinator, with Apache's defaults: {@code KAAS_TRANSACTION_MAX_TIMEOUT_MS}
  *                          (900000), {@code KAAS_TRANSACTION_ABORT_INTERVAL_MS} (10000: the timeout reaper and the
  *                          marker reconcile), {@code KAAS_TRANSACTIONAL_ID_EXPIRATION_MS} (604800000),
@@ -114,7 +116,11 @@ public record BrokerConfig(String bindHost, int port, String advertisedHost, Sto
                         r.integer("KAAS_GROUP_INITIAL_REBALANCE_DELAY_MS", GroupConfig.DEFAULTS.initialRebalanceDelayMs(),
                                 0, Integer.MAX_VALUE),
                         r.integer("KAAS_OFFSET_METADATA_MAX_BYTES", GroupConfig.DEFAULTS.offsetMetadataMaxBytes(), 0,
-                                Integer.MAX_VALUE)),
+                                Integer.MAX_VALUE),
+                        r.longValue("KAAS_OFFSETS_RETENTION_MS", GroupConfig.DEFAULTS.offsetsRetentionMs(), 1,
+                                Long.MAX_VALUE),
+                        r.longValue("KAAS_OFFSETS_RETENTION_CHECK_INTERVAL_MS",
+                                GroupConfig.DEFAULTS.offsetsRetentionCheckIntervalMs(), 1, Long.MAX_VALUE)),
                 new TransactionSettings(
                         r.longValue("KAAS_TRANSACTION_MAX_TIMEOUT_MS", TransactionSettings.DEFAULTS.maxTimeoutMs(), 1,
                                 Integer.MAX_VALUE),

@@ -84,6 +84,14 @@ final class BrokerConfigView {
                     BrokerConfig::producerIdExpirationCheckIntervalMs,
                     "How often partitions look for expired producers (KAAS_PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS).",
                     "KAAS_PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS"),
+            new Row("offsets.retention.minutes", ConfigType.INT, c -> (int) (c.groups().offsetsRetentionMs() / 60_000),
+                    "How long a group that has become empty keeps its committed offsets; offsets of a stable group's"
+                            + " unsubscribed topics, and of offsets-only groups, count from their commit"
+                            + " (KAAS_OFFSETS_RETENTION_MS, in milliseconds).", "KAAS_OFFSETS_RETENTION_MS"),
+            new Row("offsets.retention.check.interval.ms", ConfigType.LONG,
+                    c -> c.groups().offsetsRetentionCheckIntervalMs(),
+                    "How often expired offsets are looked for (KAAS_OFFSETS_RETENTION_CHECK_INTERVAL_MS).",
+                    "KAAS_OFFSETS_RETENTION_CHECK_INTERVAL_MS"),
             new Row("transaction.max.timeout.ms", ConfigType.INT, c -> c.transactions().maxTimeoutMs(),
                     "The longest transaction.timeout.ms a producer may ask for; InitProducerId refuses longer ones with"
                             + " INVALID_TRANSACTION_TIMEOUT (KAAS_TRANSACTION_MAX_TIMEOUT_MS).",

@@ -139,6 +139,7 @@ public final class KaasBroker implements AutoCloseable {
                 disk ? new JsonOffsetStore(layout) : new InMemoryOffsetStore(), topics, cluster, clock, scheduler, io,
                 UUID::randomUUID, transactions.coordinator());
         topics.addDeletionListener(groups::onTopicDeleted);
+        groups.start();
         transactions.bindGroups(groups);
         transactions.start();
         List<Runnable> stopSequence = List.of(transactions::close, groups::close, producerExpiry::close,

@@ -58,6 +58,7 @@ public final class GroupCoordinatorService implements GroupCoordinator, AutoClos
     private final TransactionVerifier transactions;
     private final Map<String, GroupSlot> slots = new ConcurrentHashMap<>();
     private final AtomicLong requestIds = new AtomicLong();
+    private volatile PeriodicTask offsetsCleanup;
 
     /**
      * @param io           runs the offset store's blocking reads and writes
@@ -318,9 +319,38 @@ public final class GroupCoordinatorService implements GroupCoordinator, AutoClos
         LOG.info("purging committed offsets of deleted topic {}", topic.name());
     }
 
+    /** Starts the offsets cleanup: every {@code offsets.retention.check.interval.ms}, {@link #expireOffsets}. */
+    public void start() {
+        offsetsCleanup = PeriodicTask.start("the offsets cleanup", scheduler, io,
+                config.offsetsRetentionCheckIntervalMs(), this::expireOffsets);
+    }
+
+    /**
+     * One pass of the offsets cleanup over every group this broker coordinates, those known only
+     * from their files included (loaded first, as Apache holds every group it coordinates): expired
+     * offsets go, and a group left empty with no offsets is forgotten.
+     */
+    public void expireOffsets() {
+        store.groupIds().stream().filter(this::owns).forEach(this::slot);
+        for (GroupSlot slot : slots.values()) {
+            slot.loaded().thenCompose(GroupSlot::expireOffsets).whenComplete((dead, failure) -> {
+                if (failure != null) {
+                    LOG.warn("offsets cleanup of group {} failed; the next pass retries: {}", slot.groupId(),
+                            failure.toString());
+                } else if (dead) {
+                    slots.remove(slot.groupId(), slot);
+                }
+            });
+        }
+    }
+
     /** Stops coordinating: parked requests are answered NOT_COORDINATOR and timers stop. */
     @Override
     public void close() {
+        PeriodicTask cleanup = offsetsCleanup;
+        if (cleanup != null) {
+            cleanup.close();
+        }
         slots.values().forEach(slot -> {
             if (slot.loaded().isDone() && !slot.loaded().isCompletedExceptionally()) {
                 slot.unload();

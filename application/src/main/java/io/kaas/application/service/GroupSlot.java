@@ -77,7 +77,7 @@ final class GroupSlot {
                 synchronized (this) {
                     offsets.restore(stored, live);
                     if (offsets.hasOffsets()) {
-                        group = ClassicGroup.restored(groupId, stored.protocolType(), config);
+                        group = ClassicGroup.restored(groupId, stored.protocolType(), config, clock.nowMs());
                     }
                 }
             });
@@ -282,6 +282,45 @@ final class GroupSlot {
         });
     }
 
+    /**
+     * The offsets cleanup ({@code offsets.retention.minutes}): drops, durably, the offsets the group's
+     * retention has expired, except those with a commit on its way. Completes true when the group is
+     * then empty with no offsets left, and so Dead, as Apache's {@code cleanupGroupMetadata} leaves it.
+     */
+    CompletableFuture<Boolean> expireOffsets() {
+        CompletableFuture<Void> durable;
+        Set<TopicPartition> expired;
+        synchronized (this) {
+            if (group == null || group.state() == GroupState.DEAD) {
+                return CompletableFuture.completedFuture(false);
+            }
+            expired = group.expiredOffsets(offsets.durable(), clock.nowMs(), config.offsetsRetentionMs());
+            expired.removeIf(offsets::hasPendingCommit);
+            if (expired.isEmpty()) {
+                return CompletableFuture.completedFuture(dropIfEmpty());
+            }
+            durable = offsets.submit(new OffsetMutation.Remove(expired), null);
+        }
+        return durable.thenApply(written -> {
+            LOG.info("group {}: removed {} expired offsets", groupId, expired.size());
+            synchronized (this) {
+                return dropIfEmpty();
+            }
+        });
+    }
+
+    /** Lock held. */
+    private boolean dropIfEmpty() {
+        if (group == null || offsets.hasOffsets()) {
+            return false;
+        }
+        boolean dead = run(new GroupCommand.DropIfEmpty()).response;
+        if (dead) {
+            timers.cancelAll();
+        }
+        return dead;
+    }
+
     /** Drops a deleted topic's offsets. */
     synchronized CompletableFuture<Void> purgeTopic(String topic, UUID topicId) {
         return offsets.submit(new OffsetMutation.RemoveTopic(topic, topicId), null);
@@ -335,7 +374,7 @@ final class GroupSlot {
     // Internals.
 
     private ClassicGroup newGroup() {
-        return ClassicGroup.restored(groupId, offsets.storedProtocolType(), config);
+        return ClassicGroup.restored(groupId, offsets.storedProtocolType(), config, clock.nowMs());
     }
 
     private void timerDue(GroupTimer timer, Object token) {

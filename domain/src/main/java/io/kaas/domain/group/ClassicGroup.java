@@ -1,6 +1,7 @@
 package io.kaas.domain.group;
 
 import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.topic.TopicPartition;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -44,6 +45,8 @@ public final class ClassicGroup {
     private boolean initialDelayPending;
     /** Topics the members of a consumer group subscribe to; null when not known. */
     private Set<String> subscribedTopics;
+    /** When the group last became empty (Apache's {@code currentStateTimestamp} for Empty). */
+    private long emptySinceMs;
 
     public ClassicGroup(String groupId, GroupConfig config) {
         this.groupId = groupId;
@@ -51,12 +54,14 @@ public final class ClassicGroup {
     }
 
     /**
-     * A group known only from its stored offsets: empty, with the protocol type it last had (null
-     * for a group that only ever committed offsets).
+     * A group known only from its stored offsets: empty since {@code nowMs}, with the protocol type
+     * it last had (null for a group that only ever committed offsets). Counting emptiness from the
+     * load, not from when members left before a restart, can only keep offsets longer.
      */
-    public static ClassicGroup restored(String groupId, String protocolType, GroupConfig config) {
+    public static ClassicGroup restored(String groupId, String protocolType, GroupConfig config, long nowMs) {
         ClassicGroup group = new ClassicGroup(groupId, config);
         group.protocolType = protocolType;
+        group.emptySinceMs = nowMs;
         return group;
     }
 
@@ -81,6 +86,8 @@ public final class ClassicGroup {
             TimerHandling.fire(d, fire.timer());
         } else if (command instanceof GroupCommand.Delete) {
             response = LifecycleHandling.delete(d);
+        } else if (command instanceof GroupCommand.DropIfEmpty) {
+            response = LifecycleHandling.dropIfEmpty(d);
         } else if (command instanceof GroupCommand.Unload) {
             LifecycleHandling.unload(d);
         } else {
@@ -196,6 +203,9 @@ public final class ClassicGroup {
         members.values().forEach(m -> m.setNew(false));
         pendingSyncMembers.clear();
         pendingSyncMembers.addAll(members.keySet());
+        if (members.isEmpty()) {
+            emptySinceMs = started.atMs();
+        }
         transitionTo(members.isEmpty() ? GroupState.EMPTY : GroupState.COMPLETING_REBALANCE);
     }
 
@@ -252,6 +262,37 @@ public final class ClassicGroup {
      */
     public boolean isSubscribedTo(String topic) {
         return subscribedTopics == null || subscribedTopics.contains(topic);
+    }
+
+    /**
+     * The offsets that {@code offsets.retention.minutes} has expired, as Apache 3.7's
+     * {@code GroupMetadata.removeExpiredOffsets}: all of an empty group's once it has been empty
+     * for the retention; a stable consumer group's only for topics it no longer subscribes to, each
+     * counted from its commit; an offsets-only group's (no protocol type) each from its commit.
+     * Other states expire nothing. The caller leaves out offsets with a commit in flight.
+     */
+    public Set<TopicPartition> expiredOffsets(Map<TopicPartition, CommittedOffset> committed, long nowMs,
+                                              long retentionMs) {
+        Set<TopicPartition> expired = new LinkedHashSet<>();
+        if (protocolType == null) {
+            committed.forEach((tp, c) -> {
+                if (nowMs - c.commitTimestampMs() >= retentionMs) {
+                    expired.add(tp);
+                }
+            });
+        } else if (state == GroupState.EMPTY) {
+            if (nowMs - emptySinceMs >= retentionMs) {
+                expired.addAll(committed.keySet());
+            }
+        } else if (state == GroupState.STABLE && ConsumerSubscription.PROTOCOL_TYPE.equals(protocolType)
+                && subscribedTopics != null) {
+            committed.forEach((tp, c) -> {
+                if (!subscribedTopics.contains(tp.topic()) && nowMs - c.commitTimestampMs() >= retentionMs) {
+                    expired.add(tp);
+                }
+            });
+        }
+        return expired;
     }
 
     /** The group as DescribeGroups shows it. */

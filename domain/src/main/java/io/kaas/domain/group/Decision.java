@@ -23,6 +23,10 @@ final class Decision {
         return group;
     }
 
+    long nowMs() {
+        return nowMs;
+    }
+
     void emit(GroupEvent event) {
         group.apply(event);
         events.add(event);

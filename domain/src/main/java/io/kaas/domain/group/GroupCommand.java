@@ -89,6 +89,13 @@ public sealed interface GroupCommand<R> {
     }
 
     /**
+     * The offsets cleanup found the group with no offsets left: an empty group becomes Dead (true),
+     * one with members carries on (false), as in Apache's {@code cleanupGroupMetadata}.
+     */
+    record DropIfEmpty() implements GroupCommand<Boolean> {
+    }
+
+    /**
      * This broker stops coordinating the group (shutdown, or the group moved): it becomes Dead and
      * every parked JoinGroup and SyncGroup is told NOT_COORDINATOR, so clients find the new coordinator.
      */

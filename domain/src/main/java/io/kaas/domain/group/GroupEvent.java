@@ -88,8 +88,10 @@ public sealed interface GroupEvent {
      *
      * @param protocolName     the selected protocol, null without members
      * @param subscribedTopics the topics a consumer group's members subscribe to, null if unknown
+     * @param atMs             when: an empty group's offsets expire counting from here
      */
-    record GenerationStarted(int generationId, String protocolName, Set<String> subscribedTopics) implements GroupEvent {
+    record GenerationStarted(int generationId, String protocolName, Set<String> subscribedTopics, long atMs)
+            implements GroupEvent {
     }
 
     /** The leader's assignment arrived: the group is stable. Members it omitted get an empty assignment. */

@@ -18,6 +18,14 @@ final class LifecycleHandling {
         };
     }
 
+    static boolean dropIfEmpty(Decision d) {
+        if (d.group().state() != GroupState.EMPTY) {
+            return false;
+        }
+        die(d, "has no members and no offsets left");
+        return true;
+    }
+
     static void unload(Decision d) {
         ClassicGroup group = d.group();
         GroupState before = group.state();

@@ -119,11 +119,11 @@ final class Rebalancing {
         }
         int generation = group.generationId() + 1;
         if (group.size() == 0) {
-            d.emit(new GroupEvent.GenerationStarted(generation, null, group.subscribedTopicsUnder(null)));
+            d.emit(new GroupEvent.GenerationStarted(generation, null, group.subscribedTopicsUnder(null), d.nowMs()));
             return;
         }
         String protocol = group.selectProtocol();
-        d.emit(new GroupEvent.GenerationStarted(generation, protocol, group.subscribedTopicsUnder(protocol)));
+        d.emit(new GroupEvent.GenerationStarted(generation, protocol, group.subscribedTopicsUnder(protocol), d.nowMs()));
         List<JoinResponse.JoinedMember> everyone = group.joinedMembers();
         for (GroupMember m : group.members()) {
             boolean leader = group.isLeader(m.memberId());
