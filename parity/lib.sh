@@ -1,5 +1,6 @@
 # Shared helpers for parity scenarios. A scenario is a bash script that drives one Apache Kafka 3.7
-# shell tool against $BOOTSTRAP and ends with exactly one of:  pass | fail "why" | skip "why".
+# shell tool, or one non-Java client (scenarios named client-*), against $BOOTSTRAP and ends with
+# exactly one of:  pass | fail "why" | skip "why" | absent "why" (the client is not installed here).
 # Environment (set by run.sh): BOOTSTRAP, KAFKA_CP (Apache's tool classpath), JAVA, WORK (scratch dir),
 # APIS (file with the broker's ApiVersions as kafka-broker-api-versions prints it).
 set -uo pipefail
@@ -12,6 +13,18 @@ LOG4J="$WORK/tools-log4j.properties"
 pass() { echo "RESULT: PASS"; exit 0; }
 fail() { echo "RESULT: FAIL $*"; exit 0; }
 skip() { echo "RESULT: SKIP $*"; exit 0; }
+absent() { echo "RESULT: ABSENT $*"; exit 0; }
+
+# requires_program NAME INSTALL: absent unless NAME is on the PATH (INSTALL says how to get it).
+requires_program() { command -v "$1" >/dev/null || absent "$1 is not installed here ($2)"; }
+
+# program CMD ARGS...: like tool, for a non-Java client program.
+program() {
+  echo "\$ $*"
+  OUT="$(timeout "$TOOL_TIMEOUT" "$@" 2>&1 < "${STDIN:-/dev/null}")"
+  RC=$?
+  printf '%s\n' "$OUT" | head -n "${SHOW_LINES:-25}" | sed 's/^/    | /'
+}
 
 # tool CLASS ARGS... : runs an Apache tool main class; its stdout+stderr land in $OUT, its status in $RC.
 tool() {
