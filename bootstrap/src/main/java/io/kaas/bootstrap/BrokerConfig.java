@@ -48,6 +48,7 @@ import java.util.function.Function;
  * @param groups            the group coordinator, with Apache's defaults: {@code KAAS_GROUP_MIN_SESSION_TIMEOUT_MS}
  *                          (6000), {@code KAAS_GROUP_MAX_SESSION_TIMEOUT_MS} (1800000),
  *                          {@code KAAS_GROUP_INITIAL_REBALANCE_DELAY_MS} (3000), {@code KAAS_OFFSET_METADATA_MAX_BYTES} (4096),
+ *                          {@code KAAS_GROUP_MAX_SIZE} (2147483647),
  *                          {@code KAAS_OFFSETS_RETENTION_MS} (604800000), {@code KAAS_OFFSETS_RETENTION_CHECK_INTERVAL_MS}
  *                          (600000)
  * @param transactions      the transaction coordinator, with Apache's defaults: {@code KAAS_TRANSACTION_MAX_TIMEOUT_MS}
@@ -117,6 +118,7 @@ public record BrokerConfig(String bindHost, int port, String advertisedHost, Sto
                                 0, Integer.MAX_VALUE),
                         r.integer("KAAS_OFFSET_METADATA_MAX_BYTES", GroupConfig.DEFAULTS.offsetMetadataMaxBytes(), 0,
                                 Integer.MAX_VALUE),
+                        r.integer("KAAS_GROUP_MAX_SIZE", GroupConfig.DEFAULTS.maxSize(), 1, Integer.MAX_VALUE),
                         r.longValue("KAAS_OFFSETS_RETENTION_MS", GroupConfig.DEFAULTS.offsetsRetentionMs(), 1,
                                 Long.MAX_VALUE),
                         r.longValue("KAAS_OFFSETS_RETENTION_CHECK_INTERVAL_MS",

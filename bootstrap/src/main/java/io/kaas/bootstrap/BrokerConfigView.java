@@ -84,6 +84,9 @@ final class BrokerConfigView {
                     BrokerConfig::producerIdExpirationCheckIntervalMs,
                     "How often partitions look for expired producers (KAAS_PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS).",
                     "KAAS_PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS"),
+            new Row("group.max.size", ConfigType.INT, c -> c.groups().maxSize(),
+                    "The most members a consumer group may have; a JoinGroup beyond it is answered"
+                            + " GROUP_MAX_SIZE_REACHED (KAAS_GROUP_MAX_SIZE).", "KAAS_GROUP_MAX_SIZE"),
             new Row("offsets.retention.minutes", ConfigType.INT, c -> (int) (c.groups().offsetsRetentionMs() / 60_000),
                     "How long a group that has become empty keeps its committed offsets; offsets of a stable group's"
                             + " unsubscribed topics, and of offsets-only groups, count from their commit"

@@ -47,7 +47,7 @@ import org.junit.jupiter.api.Test;
  * loading, durable acknowledgement and purging — no threads.
  */
 class GroupCoordinatorServiceTest {
-    private static final GroupConfig CONFIG = new GroupConfig(1_000, 60_000, 3_000, 10, GroupConfig.DEFAULTS.offsetsRetentionMs(),
+    private static final GroupConfig CONFIG = new GroupConfig(1_000, 60_000, 3_000, 10, Integer.MAX_VALUE, GroupConfig.DEFAULTS.offsetsRetentionMs(),
             GroupConfig.DEFAULTS.offsetsRetentionCheckIntervalMs());
     private static final TopicPartition T0 = new TopicPartition("t", 0);
     private static final TopicPartition T1 = new TopicPartition("t", 1);

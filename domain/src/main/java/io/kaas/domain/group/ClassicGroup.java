@@ -365,6 +365,11 @@ public final class ClassicGroup {
         return initialDelayPending;
     }
 
+    /** Members with a JoinGroup parked in this rebalance. */
+    int awaitingJoinCount() {
+        return (int) members.values().stream().filter(GroupMember::isAwaitingJoin).count();
+    }
+
     /** Every member has a JoinGroup parked and no handed-out member id is still outstanding. */
     boolean allMembersJoined() {
         return pendingMembers.isEmpty() && members.values().stream().allMatch(GroupMember::isAwaitingJoin);

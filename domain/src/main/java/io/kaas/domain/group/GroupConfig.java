@@ -10,12 +10,16 @@ package io.kaas.domain.group;
  * @param offsetMetadataMaxBytes   {@code offset.metadata.max.bytes}: longest committed metadata string (4096)
  * @param offsetsRetentionMs       {@code offsets.retention.minutes}, in milliseconds: how long an empty group keeps
  *                                 its offsets (7 days; see {@link ClassicGroup#expiredOffsets})
+ * @param maxSize                  {@code group.max.size}: most members a group takes; more get GROUP_MAX_SIZE_REACHED
+ *                                 (unbounded)
  * @param offsetsRetentionCheckIntervalMs {@code offsets.retention.check.interval.ms}: how often expired offsets
  *                                 are looked for (600000)
  */
 public record GroupConfig(int minSessionTimeoutMs, int maxSessionTimeoutMs, int initialRebalanceDelayMs,
-                          int offsetMetadataMaxBytes, long offsetsRetentionMs, long offsetsRetentionCheckIntervalMs) {
-    public static final GroupConfig DEFAULTS = new GroupConfig(6_000, 1_800_000, 3_000, 4_096, 604_800_000L, 600_000L);
+                          int offsetMetadataMaxBytes, int maxSize, long offsetsRetentionMs,
+                          long offsetsRetentionCheckIntervalMs) {
+    public static final GroupConfig DEFAULTS = new GroupConfig(6_000, 1_800_000, 3_000, 4_096, Integer.MAX_VALUE,
+            604_800_000L, 600_000L);
 
     /** Whether a JoinGroup's session timeout is inside the accepted range. */
     public boolean acceptsSessionTimeout(int sessionTimeoutMs) {

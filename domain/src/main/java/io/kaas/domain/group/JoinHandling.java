@@ -14,6 +14,15 @@ final class JoinHandling {
             d.replyJoin(join.requestId(), JoinResponse.failed(join.memberId(), KafkaError.INVALID_SESSION_TIMEOUT));
             return;
         }
+        if (!acceptsJoiningMember(group, join.memberId())) {
+            if (group.hasMember(join.memberId())) {
+                Rebalancing.removeMember(d, group.member(join.memberId()), "the group is full (group.max.size)");
+            } else if (group.isPendingMember(join.memberId())) {
+                Rebalancing.removePendingMember(d, join.memberId());
+            }
+            d.replyJoin(join.requestId(), JoinResponse.failed("", KafkaError.GROUP_MAX_SIZE_REACHED));
+            return;
+        }
         if (join.memberId().isEmpty()) {
             joinNewMember(d, join);
         } else {
@@ -22,6 +31,21 @@ final class JoinHandling {
         if (group.state() == GroupState.PREPARING_REBALANCE) {
             Rebalancing.maybeCompleteJoin(d);
         }
+    }
+
+    /**
+     * {@code group.max.size}, as Apache 3.7's {@code acceptJoiningMember}: an empty group takes anyone;
+     * a rebalancing one counts the members already rejoined, so the last to rejoin are the ones left
+     * out when the limit was lowered; otherwise existing members stay and new ones fit under the limit.
+     */
+    private static boolean acceptsJoiningMember(ClassicGroup group, String memberId) {
+        GroupMember member = group.hasMember(memberId) ? group.member(memberId) : null;
+        int max = group.config().maxSize();
+        return switch (group.state()) {
+            case EMPTY, DEAD -> true;
+            case PREPARING_REBALANCE -> member != null && member.isAwaitingJoin() || group.awaitingJoinCount() < max;
+            case COMPLETING_REBALANCE, STABLE -> member != null || group.size() < max;
+        };
     }
 
     private static void joinNewMember(Decision d, GroupCommand.Join join) {

@@ -31,7 +31,7 @@ final class GroupTestContext {
     final List<GroupEvent> events = new ArrayList<>();
 
     GroupTestContext() {
-        this(new GroupConfig(1_000, 60_000, 3_000, 4_096, 60_000, 10_000));
+        this(new GroupConfig(1_000, 60_000, 3_000, 4_096, Integer.MAX_VALUE, 60_000, 10_000));
     }
 
     GroupTestContext(GroupConfig config) {
