@@ -15,6 +15,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupListing;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -34,6 +35,38 @@ class GroupOffsetsDurabilityIT {
 
     private static Map<TopicPartition, OffsetAndMetadata> offsets(Admin admin, String group) throws Exception {
         return admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
+    }
+
+    @Test
+    void aStableGroupCarriesOnAcrossABrokerRestartWithoutARebalance(EmbeddedKaas kaas) throws Exception {
+        kaas.createTopic("events", 4);
+        List<PollingConsumer> members = List.of(kaas.groupMember("steady", "events"), kaas.groupMember("steady", "events"));
+        await().atMost(EmbeddedKaas.DEFAULT_TIMEOUT).until(() -> members.stream().allMatch(m -> m.assignment().size() == 2));
+        int generation = members.get(0).generation();
+        List<Set<TopicPartition>> assignments = members.stream().map(PollingConsumer::assignment).toList();
+
+        kaas.restart();
+
+        var producer = kaas.producer();
+        for (int i = 0; i < 40; i++) {
+            producer.send(new ProducerRecord<>("events", i % 4, null, new byte[] {(byte) i})).get();
+        }
+        await().atMost(EmbeddedKaas.DEFAULT_TIMEOUT)
+                .until(() -> members.stream().mapToInt(m -> m.records().size()).sum() == 40);
+        for (PollingConsumer m : members) {
+            m.call(c -> {
+                c.commitSync();
+                return null;
+            });
+        }
+        assertThat(members).as("same generation, same partitions: the restarted coordinator resumed the group")
+                .allSatisfy(m -> {
+                    assertThat(m.failure()).isNull();
+                    assertThat(m.generation()).isEqualTo(generation);
+                })
+                .extracting(PollingConsumer::assignment).containsExactlyElementsOf(assignments);
+        assertThat(offsets(kaas.admin(), "steady").values().stream().mapToLong(OffsetAndMetadata::offset).sum())
+                .isEqualTo(40);
     }
 
     @Test

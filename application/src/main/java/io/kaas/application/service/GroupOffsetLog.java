@@ -2,6 +2,7 @@ package io.kaas.application.service;
 
 import io.kaas.application.port.out.OffsetStore;
 import io.kaas.domain.group.CommittedOffset;
+import io.kaas.domain.group.GroupSnapshot;
 import io.kaas.domain.topic.TopicPartition;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,7 +41,7 @@ final class GroupOffsetLog implements CoalescingWriter.Target<GroupOffsetLog.Que
      * accepts; the others leave the file with the group's next write.
      */
     void restore(OffsetStore.StoredGroup stored, BiPredicate<TopicPartition, CommittedOffset> live) {
-        OffsetState state = new OffsetState(new LinkedHashMap<>(), new LinkedHashMap<>());
+        OffsetState state = new OffsetState(new LinkedHashMap<>(), new LinkedHashMap<>(), stored.membership());
         stored.offsets().forEach((tp, offset) -> {
             if (live.test(tp, offset)) {
                 state.committed().put(tp, offset);
@@ -60,9 +61,14 @@ final class GroupOffsetLog implements CoalescingWriter.Target<GroupOffsetLog.Que
         return durable.committed();
     }
 
-    /** Whether the group's file holds anything (committed or staged offsets). */
+    /** Whether the group has committed or staged offsets. */
     boolean hasOffsets() {
-        return !durable.isEmpty();
+        return durable.hasOffsets();
+    }
+
+    /** The stable generation stored for a restarted coordinator to resume, null if none. */
+    GroupSnapshot storedMembership() {
+        return durable.membership();
     }
 
     /** The protocol type recorded in the group's file, null if none. */
@@ -105,7 +111,7 @@ final class GroupOffsetLog implements CoalescingWriter.Target<GroupOffsetLog.Que
             if (next.isEmpty()) {
                 store.delete(groupId);
             } else {
-                store.save(new OffsetStore.StoredGroup(groupId, type, next.committed(), next.pending()));
+                store.save(new OffsetStore.StoredGroup(groupId, type, next.committed(), next.pending(), next.membership()));
             }
         };
     }

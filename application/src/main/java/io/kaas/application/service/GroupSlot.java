@@ -17,6 +17,7 @@ import io.kaas.domain.group.GroupEvent;
 import io.kaas.domain.group.GroupOverview;
 import io.kaas.domain.group.GroupReply;
 import io.kaas.domain.group.GroupResult;
+import io.kaas.domain.group.GroupSnapshot;
 import io.kaas.domain.group.GroupState;
 import io.kaas.domain.group.GroupTimer;
 import io.kaas.domain.group.JoinResponse;
@@ -58,6 +59,8 @@ final class GroupSlot {
     private final Map<Long, CompletableFuture<SyncResponse>> parkedSyncs = new HashMap<>();
     /** Null while the group does not exist (as Apache's coordinator has no entry for it). */
     private ClassicGroup group;
+    /** The stable generation last handed to the file (null: none), so only a new one is written. */
+    private GroupSnapshot persisted;
 
     GroupSlot(String groupId, GroupConfig config, OffsetStore store, Clock clock, Scheduler scheduler, Executor io) {
         this.groupId = groupId;
@@ -68,16 +71,23 @@ final class GroupSlot {
     }
 
     /**
-     * Reads the group's stored offsets; run on the I/O executor. Offsets {@code live} rejects
-     * (their topic was deleted) are dropped; a group left without offsets does not exist.
+     * Reads the group's file; run on the I/O executor. Offsets {@code live} rejects (their topic was
+     * deleted) are dropped; a stored stable generation is resumed, its members' sessions starting
+     * now; a group left with neither does not exist.
      */
     void load(OffsetStore store, BiPredicate<TopicPartition, CommittedOffset> live) {
         try {
             store.load(groupId).ifPresent(stored -> {
                 synchronized (this) {
                     offsets.restore(stored, live);
-                    if (offsets.hasOffsets()) {
+                    persisted = offsets.storedMembership();
+                    if (offsets.hasOffsets() || persisted != null) {
                         group = ClassicGroup.restored(groupId, stored.protocolType(), config, clock.nowMs());
+                    }
+                    if (persisted != null) {
+                        run(new GroupCommand.Resume(persisted));
+                        LOG.info("group {} resumed generation {} with {} member(s)", groupId,
+                                persisted.generationId(), persisted.members().size());
                     }
                 }
             });
@@ -393,6 +403,9 @@ final class GroupSlot {
         GroupResult<R> result = group.handle(command, clock.nowMs());
         result.events().forEach(this::log);
         timers.apply(result.timers());
+        if (!(command instanceof GroupCommand.Unload)) {
+            storeGeneration();
+        }
         List<Runnable> completions = new ArrayList<>();
         for (GroupReply reply : result.replies()) {
             if (reply instanceof GroupReply.ToJoin join) {
@@ -408,6 +421,30 @@ final class GroupSlot {
             }
         }
         return new Outcome<>(result.response(), completions);
+    }
+
+    /**
+     * Hands a new stable generation to the group's file (or clears it once the group is empty or
+     * dead), as Apache writes its group metadata record; mid-rebalance the last stable one stands.
+     * Not awaited: a generation lost to a crash only means the members rejoin. Lock held.
+     */
+    private void storeGeneration() {
+        GroupSnapshot current = switch (group.state()) {
+            case STABLE -> group.snapshot().orElseThrow();
+            case EMPTY, DEAD -> null;
+            default -> persisted;
+        };
+        if (current == null ? persisted == null : current.sameGenerationAs(persisted)) {
+            return;
+        }
+        persisted = current;
+        offsets.submit(new OffsetMutation.Membership(current), current == null ? null : current.protocolType())
+                .whenComplete((written, failure) -> {
+                    if (failure != null) {
+                        LOG.warn("group {}: generation not stored, members will rejoin after a restart: {}",
+                                groupId, failure.toString());
+                    }
+                });
     }
 
     private void log(GroupEvent event) {

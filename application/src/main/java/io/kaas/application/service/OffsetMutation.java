@@ -1,6 +1,7 @@
 package io.kaas.application.service;
 
 import io.kaas.domain.group.CommittedOffset;
+import io.kaas.domain.group.GroupSnapshot;
 import io.kaas.domain.topic.TopicPartition;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -83,6 +84,15 @@ sealed interface OffsetMutation {
         public void applyTo(OffsetState current) {
             current.committed().clear();
             current.pending().clear();
+            current.setMembership(null);
+        }
+    }
+
+    /** The group's stable generation to resume after a restart; null when it has none (empty or dead). */
+    record Membership(GroupSnapshot snapshot) implements OffsetMutation {
+        @Override
+        public void applyTo(OffsetState current) {
+            current.setMembership(snapshot);
         }
     }
 }

@@ -88,6 +88,8 @@ public final class ClassicGroup {
             response = LifecycleHandling.delete(d);
         } else if (command instanceof GroupCommand.DropIfEmpty) {
             response = LifecycleHandling.dropIfEmpty(d);
+        } else if (command instanceof GroupCommand.Resume resume) {
+            LifecycleHandling.resume(d, resume.snapshot());
         } else if (command instanceof GroupCommand.Unload) {
             LifecycleHandling.unload(d);
         } else {
@@ -139,6 +141,8 @@ public final class ClassicGroup {
             transitionTo(GroupState.STABLE);
         } else if (event instanceof GroupEvent.GroupDied) {
             transitionTo(GroupState.DEAD);
+        } else if (event instanceof GroupEvent.Resumed resumed) {
+            resume(resumed.snapshot());
         } else {
             throw new IllegalArgumentException("unknown event " + event);
         }
@@ -193,6 +197,47 @@ public final class ClassicGroup {
             pendingSyncMembers.add(replaced.newMemberId());
         }
         staticMembers.put(replaced.groupInstanceId(), replaced.newMemberId());
+    }
+
+    private void resume(GroupSnapshot snapshot) {
+        if (state != GroupState.EMPTY || !members.isEmpty()) {
+            throw new IllegalStateException("group " + groupId + " can only resume when empty and new, not " + state);
+        }
+        generationId = snapshot.generationId();
+        protocolType = snapshot.protocolType();
+        protocolName = snapshot.protocolName();
+        leaderId = snapshot.leaderId();
+        for (GroupSnapshot.Member m : snapshot.members()) {
+            GroupMember member = new GroupMember(new GroupEvent.MemberAdded(m.memberId(), m.groupInstanceId(),
+                    m.clientId(), m.clientHost(), m.rebalanceTimeoutMs(), m.sessionTimeoutMs(), protocolType,
+                    List.of(new Protocol(protocolName, m.subscription())), GroupMember.NONE));
+            member.setNew(false);
+            member.setAssignment(m.assignment());
+            members.put(m.memberId(), member);
+            if (m.groupInstanceId() != null) {
+                staticMembers.put(m.groupInstanceId(), m.memberId());
+            }
+        }
+        Set<String> topics = subscribedTopicsUnder(protocolName);
+        subscribedTopics = topics == null ? null : Set.copyOf(topics);
+        state = GroupState.STABLE; // loaded as it was stored, not reached by a rebalance
+
+    }
+
+    /**
+     * The stable generation to store ({@link GroupSnapshot}), or empty when the group is not stable
+     * (in a rebalance the last stored generation stands; an empty group stores none).
+     */
+    public Optional<GroupSnapshot> snapshot() {
+        if (state != GroupState.STABLE) {
+            return Optional.empty();
+        }
+        List<GroupSnapshot.Member> stored = new ArrayList<>();
+        for (GroupMember m : members.values()) {
+            stored.add(new GroupSnapshot.Member(m.memberId(), m.groupInstanceId(), m.clientId(), m.clientHost(),
+                    m.rebalanceTimeoutMs(), m.sessionTimeoutMs(), m.metadata(protocolName), m.assignment()));
+        }
+        return Optional.of(new GroupSnapshot(generationId, protocolType, protocolName, leaderId, stored));
     }
 
     private void startGeneration(GroupEvent.GenerationStarted started) {

@@ -96,6 +96,14 @@ public sealed interface GroupCommand<R> {
     }
 
     /**
+     * A coordinator (re)started with the group's stored snapshot: the group resumes that stable
+     * generation and every member's session starts now, so members that still heartbeat carry on
+     * without a rebalance and the others expire, as on an Apache coordinator that loaded the group.
+     */
+    record Resume(GroupSnapshot snapshot) implements GroupCommand<Void> {
+    }
+
+    /**
      * This broker stops coordinating the group (shutdown, or the group moved): it becomes Dead and
      * every parked JoinGroup and SyncGroup is told NOT_COORDINATOR, so clients find the new coordinator.
      */

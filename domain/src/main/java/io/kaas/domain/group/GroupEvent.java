@@ -104,4 +104,8 @@ public sealed interface GroupEvent {
     /** The group was deleted or unloaded. */
     record GroupDied(String reason) implements GroupEvent {
     }
+
+    /** The group was loaded from its stored snapshot: stable in that generation, with those members. */
+    record Resumed(GroupSnapshot snapshot) implements GroupEvent {
+    }
 }

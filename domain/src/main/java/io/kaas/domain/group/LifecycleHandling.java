@@ -26,6 +26,13 @@ final class LifecycleHandling {
         return true;
     }
 
+    static void resume(Decision d, GroupSnapshot snapshot) {
+        d.emit(new GroupEvent.Resumed(snapshot));
+        for (GroupSnapshot.Member m : snapshot.members()) {
+            d.schedule(new GroupTimer.MemberSession(m.memberId()), m.sessionTimeoutMs());
+        }
+    }
+
     static void unload(Decision d) {
         ClassicGroup group = d.group();
         GroupState before = group.state();

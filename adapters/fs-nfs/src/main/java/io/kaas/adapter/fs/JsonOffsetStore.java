@@ -2,6 +2,7 @@ package io.kaas.adapter.fs;
 
 import io.kaas.application.port.out.OffsetStore;
 import io.kaas.domain.group.CommittedOffset;
+import io.kaas.domain.group.GroupSnapshot;
 import io.kaas.domain.topic.TopicIds;
 import io.kaas.domain.topic.TopicPartition;
 import java.io.IOException;
@@ -66,15 +67,17 @@ public final class JsonOffsetStore implements OffsetStore {
 
     /**
      * The file's content; {@code pendingTransactional} (absent in files written before transactions)
-     * holds the offsets staged by transactions that have not ended, per producer id.
+     * holds the offsets staged by transactions that have not ended, per producer id; {@code membership}
+     * (absent when the group has no stable generation) the generation a restarted coordinator resumes.
      */
     record GroupFile(String groupId, String protocolType, List<OffsetEntry> offsets,
-                     List<StagedOffsets> pendingTransactional) {
+                     List<StagedOffsets> pendingTransactional, Membership membership) {
         static GroupFile of(StoredGroup group) {
             List<StagedOffsets> staged = new ArrayList<>();
             group.pendingTransactional().forEach((pid, offsets) -> staged.add(new StagedOffsets(pid, entries(offsets))));
             staged.sort(Comparator.comparingLong(StagedOffsets::producerId));
-            return new GroupFile(group.groupId(), group.protocolType(), entries(group.offsets()), staged);
+            return new GroupFile(group.groupId(), group.protocolType(), entries(group.offsets()), staged,
+                    group.membership() == null ? null : Membership.of(group.membership()));
         }
 
         StoredGroup toStored() {
@@ -82,7 +85,8 @@ public final class JsonOffsetStore implements OffsetStore {
             if (pendingTransactional != null) {
                 pendingTransactional.forEach(s -> pending.put(s.producerId(), toMap(s.offsets())));
             }
-            return new StoredGroup(groupId, protocolType, toMap(offsets), pending);
+            return new StoredGroup(groupId, protocolType, toMap(offsets), pending,
+                    membership == null ? null : membership.toSnapshot());
         }
 
         private static List<OffsetEntry> entries(Map<TopicPartition, CommittedOffset> offsets) {
@@ -100,6 +104,18 @@ public final class JsonOffsetStore implements OffsetStore {
                 entries.forEach(e -> map.put(new TopicPartition(e.topic(), e.partition()), e.toCommitted()));
             }
             return map;
+        }
+    }
+
+    /** The group's stable generation; byte arrays are written as base64. */
+    record Membership(int generationId, String protocolType, String protocolName, String leaderId,
+                      List<GroupSnapshot.Member> members) {
+        static Membership of(GroupSnapshot s) {
+            return new Membership(s.generationId(), s.protocolType(), s.protocolName(), s.leaderId(), s.members());
+        }
+
+        GroupSnapshot toSnapshot() {
+            return new GroupSnapshot(generationId, protocolType, protocolName, leaderId, members);
         }
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.application.port.out.OffsetStore.StoredGroup;
 import io.kaas.domain.group.CommittedOffset;
+import io.kaas.domain.group.GroupSnapshot;
 import io.kaas.domain.topic.TopicPartition;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -79,11 +80,31 @@ class JsonOffsetStoreTest {
     void offsetsStagedByTransactionsAreKeptPerProducer() {
         Map<TopicPartition, CommittedOffset> staged = Map.of(new TopicPartition("orders", 0),
                 new CommittedOffset(99, -1, "", 1_700_000_000_002L, TOPIC_ID));
-        StoredGroup withPending = new StoredGroup("eos", "consumer", group("eos").offsets(), Map.of(4_398_046_511_104L, staged));
+        StoredGroup withPending = new StoredGroup("eos", "consumer", group("eos").offsets(), Map.of(4_398_046_511_104L, staged),
+                null);
 
         store().save(withPending);
 
         assertThat(store().load("eos")).contains(withPending);
+    }
+
+    @Test
+    void theStoredGenerationRoundTripsWithItsBytes() {
+        GroupSnapshot generation = new GroupSnapshot(7, "consumer", "range", "m-1", List.of(
+                new GroupSnapshot.Member("m-1", null, "client-1", "/127.0.0.1", 30_000, 10_000, new byte[] {0, 1, 2},
+                        new byte[] {9, 8}),
+                new GroupSnapshot.Member("m-2", "static-2", "client-2", "/127.0.0.2", 30_000, 45_000, new byte[0],
+                        new byte[] {7})));
+        store().save(new StoredGroup("steady", "consumer", Map.of(), Map.of(), generation));
+
+        GroupSnapshot read = store().load("steady").orElseThrow().membership();
+
+        assertThat(read).usingRecursiveComparison().isEqualTo(generation);
+        assertThat(read.members().get(0).subscription()).containsExactly(0, 1, 2);
+        assertThat(read.members().get(1).groupInstanceId()).isEqualTo("static-2");
+        assertThat(group("no-generation").membership()).isNull();
+        store().save(group("no-generation"));
+        assertThat(store().load("no-generation").orElseThrow().membership()).isNull();
     }
 
     @Test

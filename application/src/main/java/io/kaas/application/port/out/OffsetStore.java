@@ -1,6 +1,7 @@
 package io.kaas.application.port.out;
 
 import io.kaas.domain.group.CommittedOffset;
+import io.kaas.domain.group.GroupSnapshot;
 import io.kaas.domain.topic.TopicPartition;
 import java.util.List;
 import java.util.Map;
@@ -36,9 +37,12 @@ public interface OffsetStore {
      *                             never had members, so a group known only from this file lists as it did
      * @param pendingTransactional offsets staged by transactions that have not ended, by producer id
      *                             (TxnOffsetCommit): committed with the transaction, dropped with its abort
+     * @param membership           the group's last stable generation, for a restarted coordinator to resume;
+     *                             null when the group has none
      */
     record StoredGroup(String groupId, String protocolType, Map<TopicPartition, CommittedOffset> offsets,
-                       Map<Long, Map<TopicPartition, CommittedOffset>> pendingTransactional) {
+                       Map<Long, Map<TopicPartition, CommittedOffset>> pendingTransactional,
+                       GroupSnapshot membership) {
         public StoredGroup {
             offsets = Map.copyOf(offsets);
             Map<Long, Map<TopicPartition, CommittedOffset>> pending = new java.util.LinkedHashMap<>();
@@ -46,9 +50,9 @@ public interface OffsetStore {
             pendingTransactional = java.util.Collections.unmodifiableMap(pending);
         }
 
-        /** A group with no staged transactional offsets. */
+        /** A group with no staged transactional offsets and no stored generation. */
         public StoredGroup(String groupId, String protocolType, Map<TopicPartition, CommittedOffset> offsets) {
-            this(groupId, protocolType, offsets, Map.of());
+            this(groupId, protocolType, offsets, Map.of(), null);
         }
     }
 }
