@@ -8,7 +8,6 @@ import io.kaas.domain.batch.RecordBatchHeader;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.error.KafkaException;
 import io.kaas.domain.idempotence.CompletedTransaction;
-import io.kaas.domain.idempotence.ProducerStateTable;
 import io.kaas.domain.idempotence.SequenceCheck;
 import io.kaas.domain.idempotence.VerificationGuard;
 import io.kaas.domain.log.AbortedTxn;
@@ -41,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * ABORT of a transaction with records here also lands in the segment's {@code .txnindex}. An fsync that outlives the watchdog, or fails, stalls
  * the partition for good: later appends fail fast with KAFKA_STORAGE_ERROR.
  */
-final class DiskPartitionLog implements PartitionLog {
+final class DiskPartitionLog extends ProducerTrackingLog {
     private static final Logger LOG = LoggerFactory.getLogger(DiskPartitionLog.class);
     /** By default, refresh the recovery checkpoint once this many more bytes of the active segment are fsynced. */
     static final long CHECKPOINT_INTERVAL_BYTES = 64L * 1024 * 1024;
@@ -59,7 +58,6 @@ final class DiskPartitionLog implements PartitionLog {
 
     // --- append state, guarded by this ---
     private final List<Segment> segments;
-    private final ProducerStateTable producers;
     private final int epoch;
     private final TakeoverFence fence;
     private long logStartOffset;
@@ -98,6 +96,7 @@ final class DiskPartitionLog implements PartitionLog {
     DiskPartitionLog(TopicPartition topicPartition, PartitionFiles files, Filesystem fs, JsonCodec codec, Executor io,
                      Scheduler scheduler, AppendListener listener, long fsyncMaxLatencyMs, long checkpointIntervalBytes,
                      LogConfig config, PartitionRecovery.Recovered recovered) {
+        super(recovered.producers());
         this.topicPartition = topicPartition;
         this.files = files;
         this.fs = fs;
@@ -109,7 +108,6 @@ final class DiskPartitionLog implements PartitionLog {
         this.checkpointIntervalBytes = checkpointIntervalBytes;
         this.config = config;
         this.segments = new ArrayList<>(recovered.segments());
-        this.producers = recovered.producers();
         this.epoch = recovered.epoch();
         this.fence = new TakeoverFence(fs, codec, files, topicPartition, epoch);
         this.logStartOffset = recovered.logStartOffset();
@@ -296,26 +294,6 @@ final class DiskPartitionLog implements PartitionLog {
     /** {@link #stall} from under the lock: the waiters it fails must be completed outside it. */
     private void stallLater(String reason) {
         io.execute(() -> stall(reason));
-    }
-
-    @Override
-    public synchronized VerificationGuard beginVerification(long producerId) {
-        return producers.beginVerification(producerId);
-    }
-
-    @Override
-    public synchronized void fence(long producerId, short producerEpoch) {
-        producers.fence(producerId, producerEpoch);
-    }
-
-    @Override
-    public synchronized void expireProducers(long nowMs, long expirationMs) {
-        producers.expireIdle(nowMs, expirationMs);
-    }
-
-    @Override
-    public synchronized List<ProducerState> producers() {
-        return TransactionalState.describe(producers);
     }
 
     private AppendResult storageError(String message) {

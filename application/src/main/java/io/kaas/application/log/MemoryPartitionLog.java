@@ -21,7 +21,7 @@ import java.util.concurrent.CompletionStage;
  * returns one contiguous slice of an arena, never a copy, and retention frees whole arenas.
  * Aborted transactions are indexed in one list for the partition's life.
  */
-final class MemoryPartitionLog implements PartitionLog {
+final class MemoryPartitionLog extends ProducerTrackingLog {
     static final int ARENA_BYTES = 1 << 20;
     private static final CompletionStage<Void> DURABLE = CompletableFuture.completedFuture(null);
 
@@ -29,7 +29,6 @@ final class MemoryPartitionLog implements PartitionLog {
     private final AppendListener listener;
     private volatile LogConfig config;
     /** Guarded by {@code this}, as are {@link #arena} and the batch list's writes. */
-    private final ProducerStateTable producers = new ProducerStateTable();
     private final AppendOnlyList<StoredBatch> batches = new AppendOnlyList<>();
     private final AppendOnlyList<AbortedTxn> aborted = new AppendOnlyList<>();
     private ByteBuffer arena = ByteBuffer.allocate(0);
@@ -37,6 +36,7 @@ final class MemoryPartitionLog implements PartitionLog {
     private volatile Published published = new Published(0, 0, LogOffsets.EMPTY, 0L, 0);
 
     MemoryPartitionLog(TopicPartition topicPartition, AppendListener listener, LogConfig config) {
+        super(new ProducerStateTable());
         this.topicPartition = topicPartition;
         this.listener = listener;
         this.config = config;
@@ -121,26 +121,6 @@ final class MemoryPartitionLog implements PartitionLog {
         long end = stored.lastOffset() + 1;
         published = new Published(view.first, batches.size(), new LogOffsets(view.offsets.logStartOffset(), end, end,
                 TransactionalState.lastStableOffset(producers, end)), view.bytes + size, aborted.size());
-    }
-
-    @Override
-    public synchronized VerificationGuard beginVerification(long producerId) {
-        return producers.beginVerification(producerId);
-    }
-
-    @Override
-    public synchronized void fence(long producerId, short epoch) {
-        producers.fence(producerId, epoch);
-    }
-
-    @Override
-    public synchronized void expireProducers(long nowMs, long expirationMs) {
-        producers.expireIdle(nowMs, expirationMs);
-    }
-
-    @Override
-    public synchronized List<ProducerState> producers() {
-        return TransactionalState.describe(producers);
     }
 
     @Override
