@@ -47,7 +47,7 @@ public final class RequestParser {
             throw e;
         } catch (RuntimeException e) {
             frame.release();
-            throw new MalformedRequestException("unparseable request: " + e.getMessage(), e);
+            throw new MalformedRequestException("unparseable request: " + e, e);
         }
     }
 }
