@@ -33,6 +33,8 @@ import java.util.function.Function;
  * @param ioThreads         {@code KAAS_IO_THREADS}: network event-loop threads (2 x cores)
  * @param socketSendBufferBytes    {@code KAAS_SOCKET_SEND_BUFFER_BYTES}: each connection's SO_SNDBUF (102400; -1 = OS default)
  * @param socketReceiveBufferBytes {@code KAAS_SOCKET_RECEIVE_BUFFER_BYTES}: each connection's SO_RCVBUF (102400; -1 = OS default)
+ * @param connectionsMaxIdleMs {@code KAAS_CONNECTIONS_MAX_IDLE_MS}: an idle connection is closed after this long (600000;
+ *                          -1 = never)
  * @param logDefaults       storage defaults for every topic: {@code KAAS_FLUSH_INTERVAL_MESSAGES} (1: acks=-1 means
  *                          fsynced), {@code KAAS_SEGMENT_BYTES} (1 GiB), {@code KAAS_SEGMENT_MS} (7 days),
  *                          {@code KAAS_RETENTION_MS} (7 days, -1 forever), {@code KAAS_RETENTION_BYTES} (-1, no limit)
@@ -60,7 +62,7 @@ import java.util.function.Function;
 public record BrokerConfig(String bindHost, int port, String advertisedHost, Storage storage, Path dataDir,
                            int brokerId, Optional<String> clusterId, boolean autoCreateTopics, int defaultPartitions,
                            int messageMaxBytes, int maxFrameBytes, int ioThreads, int socketSendBufferBytes,
-                           int socketReceiveBufferBytes, LogConfig logDefaults,
+                           int socketReceiveBufferBytes, long connectionsMaxIdleMs, LogConfig logDefaults,
                            long fsyncMaxLatencyMs, long retentionCheckIntervalMs, int producerIdExpirationMs,
                            int producerIdExpirationCheckIntervalMs, int maxPartitionsPerTopic,
                            GroupConfig groups, TransactionSettings transactions, Set<String> explicitlySet) {
@@ -92,6 +94,8 @@ public record BrokerConfig(String bindHost, int port, String advertisedHost, Sto
                 r.integer("KAAS_SOCKET_SEND_BUFFER_BYTES", WireSettings.DEFAULT_SOCKET_BUFFER_BYTES, -1, Integer.MAX_VALUE),
                 r.integer("KAAS_SOCKET_RECEIVE_BUFFER_BYTES", WireSettings.DEFAULT_SOCKET_BUFFER_BYTES, -1,
                         Integer.MAX_VALUE),
+                r.longValue("KAAS_CONNECTIONS_MAX_IDLE_MS", WireSettings.DEFAULT_CONNECTIONS_MAX_IDLE_MS, -1,
+                        Long.MAX_VALUE),
                 new LogConfig(
                         r.integer("KAAS_SEGMENT_BYTES", LogConfig.DEFAULTS.segmentBytes(), 14, Integer.MAX_VALUE),
                         r.longValue("KAAS_SEGMENT_MS", LogConfig.DEFAULTS.segmentMs(), 1, Long.MAX_VALUE),

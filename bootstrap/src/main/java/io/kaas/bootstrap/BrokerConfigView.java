@@ -63,6 +63,9 @@ final class BrokerConfigView {
             new Row("socket.receive.buffer.bytes", ConfigType.INT, BrokerConfig::socketReceiveBufferBytes,
                     "Each connection's SO_RCVBUF; -1 leaves the OS default (KAAS_SOCKET_RECEIVE_BUFFER_BYTES).",
                     "KAAS_SOCKET_RECEIVE_BUFFER_BYTES"),
+            new Row("connections.max.idle.ms", ConfigType.LONG, BrokerConfig::connectionsMaxIdleMs,
+                    "A connection with nothing read, written or in progress for this long is closed; -1 never closes"
+                            + " one (KAAS_CONNECTIONS_MAX_IDLE_MS).", "KAAS_CONNECTIONS_MAX_IDLE_MS"),
             new Row("log.segment.bytes", ConfigType.INT, c -> c.logDefaults().segmentBytes(),
                     "Default segment.bytes of every topic (KAAS_SEGMENT_BYTES).", "KAAS_SEGMENT_BYTES"),
             new Row("log.roll.ms", ConfigType.LONG, c -> c.logDefaults().segmentMs(),

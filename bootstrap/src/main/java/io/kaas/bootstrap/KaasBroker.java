@@ -125,7 +125,8 @@ public final class KaasBroker implements AutoCloseable {
         producerExpiry.start();
 
         WireSettings wire = new WireSettings(config.bindHost(), config.port(), config.maxFrameBytes(),
-                config.ioThreads(), config.socketSendBufferBytes(), config.socketReceiveBufferBytes(), ConnectionLimits.DEFAULT);
+                config.ioThreads(), config.socketSendBufferBytes(), config.socketReceiveBufferBytes(),
+                config.connectionsMaxIdleMs(), ConnectionLimits.DEFAULT);
         AtomicInteger boundPort = new AtomicInteger(config.port());
         ClusterUseCase cluster = new StandaloneCluster(clusterId, config.brokerId(), config.advertisedHost(),
                 boundPort::get);

@@ -13,6 +13,7 @@ import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.timeout.IdleStateHandler;
 import java.net.InetSocketAddress;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -55,6 +56,10 @@ public final class KafkaServer implements AutoCloseable {
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
+                            if (settings.connectionsMaxIdleMs() > 0) {
+                                ch.pipeline().addLast("idle", new IdleStateHandler(0, 0,
+                                        settings.connectionsMaxIdleMs(), TimeUnit.MILLISECONDS));
+                            }
                             ch.pipeline().addLast("frames", new KafkaFrameDecoder(settings.maxFrameBytes()));
                             ch.pipeline().addLast("apis", new KafkaApiDispatcher(registry, settings.limits(), blockingExecutor));
                         }

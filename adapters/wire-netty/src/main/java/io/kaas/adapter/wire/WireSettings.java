@@ -11,10 +11,12 @@ import io.kaas.adapter.wire.dispatch.ConnectionLimits;
  * @param ioThreads     event-loop threads serving connections
  * @param sendBufferBytes    each connection's SO_SNDBUF (Apache's {@code socket.send.buffer.bytes}); -1 leaves the OS default
  * @param receiveBufferBytes each connection's SO_RCVBUF (Apache's {@code socket.receive.buffer.bytes}); -1 leaves the OS default
+ * @param connectionsMaxIdleMs a connection with nothing read, written or in progress for this long is closed
+ *                           (Apache's {@code connections.max.idle.ms}); -1 never closes one
  * @param limits        what one connection may have in flight
  */
 public record WireSettings(String host, int port, int maxFrameBytes, int ioThreads, int sendBufferBytes,
-                           int receiveBufferBytes, ConnectionLimits limits) {
+                           int receiveBufferBytes, long connectionsMaxIdleMs, ConnectionLimits limits) {
     /** Apache's {@code socket.request.max.bytes} default: 100 MiB. */
     public static final int DEFAULT_MAX_FRAME_BYTES = 100 * 1024 * 1024;
     /**
@@ -23,4 +25,6 @@ public record WireSettings(String host, int port, int maxFrameBytes, int ioThrea
      * Apache's rate on the benchmark machine, with this one at 0.8-1.1x (docs/perf/consume.md).
      */
     public static final int DEFAULT_SOCKET_BUFFER_BYTES = 100 * 1024;
+    /** Apache's {@code connections.max.idle.ms} default: 10 minutes. */
+    public static final long DEFAULT_CONNECTIONS_MAX_IDLE_MS = 600_000L;
 }

@@ -9,6 +9,7 @@ import io.kaas.domain.error.KafkaException;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.timeout.IdleStateEvent;
 import java.util.ArrayDeque;
 import java.util.HashSet;
 import java.util.Set;
@@ -254,6 +255,22 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
             }
         }
         ctx.fireChannelInactive();
+    }
+
+    /**
+     * {@code connections.max.idle.ms} ran out with nothing read or written: the connection is closed,
+     * unless a request of its is still being handled (a long poll or a parked join is not idleness).
+     */
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+        if (event instanceof IdleStateEvent) {
+            if (uncompleted.isEmpty() && inFlight.isEmpty() && waiting.isEmpty()) {
+                LOG.debug("closing idle connection from {}", ctx.channel().remoteAddress());
+                close(ctx);
+            }
+            return;
+        }
+        ctx.fireUserEventTriggered(event);
     }
 
     @Override
