@@ -45,7 +45,7 @@ public interface PartitionLog {
      * {@link io.kaas.domain.idempotence.ProducerStateTable#beginVerification}):
      * {@link VerificationGuard#NOT_REQUIRED} when it already has a transaction in progress here.
      */
-    VerificationGuard beginVerification(long producerId);
+    VerificationGuard beginVerification(long producerId, long nowMs);
 
     /**
      * The producer now has a newer epoch (a rejoin): batches of older epochs are refused from now on.

@@ -17,8 +17,8 @@ abstract class ProducerTrackingLog implements PartitionLog {
     }
 
     @Override
-    public synchronized VerificationGuard beginVerification(long producerId) {
-        return producers.beginVerification(producerId);
+    public synchronized VerificationGuard beginVerification(long producerId, long nowMs) {
+        return producers.beginVerification(producerId, nowMs);
     }
 
     @Override

@@ -115,7 +115,7 @@ public final class ProduceService implements ProduceUseCase {
         RecordBatchHeader header = RecordBatchHeader.at(p.records());
         PartitionLog partitionLog = log.get();
         if (verifier != null && header.isTransactional() && header.hasProducerId()) {
-            VerificationGuard guard = partitionLog.beginVerification(header.producerId());
+            VerificationGuard guard = partitionLog.beginVerification(header.producerId(), now);
             if (guard != VerificationGuard.NOT_REQUIRED) {
                 return verifier.verifyPartitions(transactionalId, header.producerId(), header.producerEpoch(),
                                 Set.of(p.partition())).toCompletableFuture()

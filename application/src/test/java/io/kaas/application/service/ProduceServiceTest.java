@@ -274,7 +274,7 @@ class ProduceServiceTest {
                 }
 
                 @Override
-                public VerificationGuard beginVerification(long producerId) {
+                public VerificationGuard beginVerification(long producerId, long nowMs) {
                     return VerificationGuard.NOT_REQUIRED;
                 }
 

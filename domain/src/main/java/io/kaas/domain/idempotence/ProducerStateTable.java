@@ -110,12 +110,12 @@ public final class ProducerStateTable {
      * with once the coordinator said so, or {@link VerificationGuard#NOT_REQUIRED} when the producer
      * already has a transaction in progress here.
      */
-    public VerificationGuard beginVerification(long producerId) {
+    public VerificationGuard beginVerification(long producerId, long nowMs) {
         ProducerWindow window = producers.get(producerId);
         if (window != null && window.hasOngoingTransaction()) {
             return VerificationGuard.NOT_REQUIRED;
         }
-        return verifications.computeIfAbsent(producerId, id -> new VerificationGuard());
+        return verifications.computeIfAbsent(producerId, id -> new VerificationGuard(nowMs));
     }
 
     public boolean hasOngoingTransaction(long producerId) {
@@ -177,12 +177,14 @@ public final class ProducerStateTable {
 
     /**
      * Forgets producers idle for at least {@code expirationMs} with no transaction in progress here,
-     * as Apache's {@code ProducerStateManager.removeExpiredProducers} ({@code producer.id.expiration.ms}):
-     * a producer's next batch after that is accepted as from a new producer. Returns how many went.
+     * and verifications handed out that long ago and never used, as Apache's
+     * {@code ProducerStateManager.removeExpiredProducers} ({@code producer.id.expiration.ms}): a
+     * producer's next batch after that is accepted as from a new producer. Returns how many producers went.
      */
     public int expireIdle(long nowMs, long expirationMs) {
         int before = producers.size();
         producers.values().removeIf(w -> !w.hasOngoingTransaction() && nowMs - w.lastTimestamp() >= expirationMs);
+        verifications.values().removeIf(guard -> nowMs - guard.createdMs() >= expirationMs);
         return before - producers.size();
     }
 

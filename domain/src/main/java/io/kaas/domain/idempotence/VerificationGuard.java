@@ -8,12 +8,20 @@ package io.kaas.domain.idempotence;
  * guard still current, so a transaction that ended while the coordinator was being asked cannot
  * be resurrected by a late batch (which would leave the partition's last stable offset stuck).
  *
- * <p>Compared by identity.
+ * <p>Compared by identity. Like Apache's verification entries, a guard never used expires with
+ * {@code producer.id.expiration.ms}, counted from when it was handed out.
  */
 public final class VerificationGuard {
     /** For appends that need no verification: the producer already has a transaction here, or the caller is trusted. */
-    public static final VerificationGuard NOT_REQUIRED = new VerificationGuard();
+    public static final VerificationGuard NOT_REQUIRED = new VerificationGuard(Long.MAX_VALUE);
 
-    VerificationGuard() {
+    private final long createdMs;
+
+    VerificationGuard(long createdMs) {
+        this.createdMs = createdMs;
+    }
+
+    long createdMs() {
+        return createdMs;
     }
 }

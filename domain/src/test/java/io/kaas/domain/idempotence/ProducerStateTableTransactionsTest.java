@@ -111,15 +111,15 @@ class ProducerStateTableTransactionsTest {
     @Test
     void startingATransactionNeedsTheCurrentVerification() {
         RecordBatchHeader first = txnBatch(PID, EPOCH, 0, 1);
-        VerificationGuard stale = table.beginVerification(PID);
+        VerificationGuard stale = table.beginVerification(PID, 0L);
         table.recordMarker(PID, EPOCH, 0, false, logEnd++, 0L); // the transaction ended while verifying
-        VerificationGuard current = table.beginVerification(PID);
+        VerificationGuard current = table.beginVerification(PID, 0L);
 
         assertThat(rejected(table.classify(first, stale))).isEqualTo(KafkaError.INVALID_TXN_STATE);
-        assertThat(rejected(table.classify(first, new VerificationGuard()))).isEqualTo(KafkaError.INVALID_TXN_STATE);
+        assertThat(rejected(table.classify(first, new VerificationGuard(0L)))).isEqualTo(KafkaError.INVALID_TXN_STATE);
         assertThat(table.classify(first, current)).isEqualTo(SequenceCheck.ACCEPT);
         table.record(first, logEnd, 0L);
-        assertThat(table.beginVerification(PID)).as("in a transaction here: nothing to verify")
+        assertThat(table.beginVerification(PID, 0L)).as("in a transaction here: nothing to verify")
                 .isSameAs(VerificationGuard.NOT_REQUIRED);
         assertThat(table.classify(txnBatch(PID, EPOCH, 1, 1), VerificationGuard.NOT_REQUIRED))
                 .isEqualTo(SequenceCheck.ACCEPT);
@@ -132,7 +132,7 @@ class ProducerStateTableTransactionsTest {
         table.recordMarker(PID, EPOCH, 0, true, logEnd++, 0L);
 
         // the marker cleared the window's transaction but not its batches: a late retry is still a duplicate
-        assertThat(table.classify(batch, new VerificationGuard())).isInstanceOf(SequenceCheck.Duplicate.class);
+        assertThat(table.classify(batch, new VerificationGuard(0L))).isInstanceOf(SequenceCheck.Duplicate.class);
     }
 
     @Test
@@ -186,5 +186,18 @@ class ProducerStateTableTransactionsTest {
         assertThat(table.expireIdle(500 + expiration - 1, expiration)).as("the marker counts as activity").isZero();
         assertThat(table.expireIdle(500 + expiration, expiration)).isEqualTo(1);
         assertThat(table.windows()).isEmpty();
+    }
+
+    @Test
+    void anUnusedVerificationExpiresLikeAnIdleProducer() {
+        VerificationGuard handedOut = table.beginVerification(PID, 1_000L);
+        table.expireIdle(1_000L + 59_999, 60_000);
+        assertThat(table.beginVerification(PID, 61_000L)).as("still current just before").isSameAs(handedOut);
+
+        table.expireIdle(1_000L + 60_000, 60_000);
+
+        assertThat(rejected(table.classify(txnBatch(PID, EPOCH, 0, 1), handedOut)))
+                .as("a batch carrying the expired guard is no longer verified").isEqualTo(KafkaError.INVALID_TXN_STATE);
+        assertThat(table.beginVerification(PID, 61_000L)).as("a fresh verification").isNotSameAs(handedOut);
     }
 }

@@ -135,18 +135,18 @@ class TransactionalLogTest {
     @ValueSource(strings = {"memory", "disk"})
     void aTransactionStartsOnlyWithACurrentVerification(String engine) {
         PartitionLog log = log(engine);
-        VerificationGuard guard = log.beginVerification(A);
+        VerificationGuard guard = log.beginVerification(A, 0L);
         log.appendMarker(new TxnMarker(A, EPOCH, 0, false), 0L); // an abort slipped in while verifying
         f.commit();
 
         AppendResult stale = log.append(txn(A, 0, 1), 0L, guard);
-        AppendResult verified = log.append(txn(A, 0, 1), 0L, log.beginVerification(A));
+        AppendResult verified = log.append(txn(A, 0, 1), 0L, log.beginVerification(A, 0L));
         f.commit();
 
         assertThat(stale).isInstanceOf(AppendResult.Rejected.class);
         assertThat(((AppendResult.Rejected) stale).error()).isEqualTo(KafkaError.INVALID_TXN_STATE);
         assertThat(verified).isInstanceOf(AppendResult.Appended.class);
-        assertThat(log.beginVerification(A)).isSameAs(VerificationGuard.NOT_REQUIRED);
+        assertThat(log.beginVerification(A, 0L)).isSameAs(VerificationGuard.NOT_REQUIRED);
         assertThat(log.producers()).singleElement().satisfies(p -> assertThat(p.currentTxnStartOffset()).isEqualTo(1L));
     }
 
