@@ -27,6 +27,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class ProducerExpiryIT {
     private static final int EXPIRATION_MS = 2_000;
+    private static final long RECORD_TIME = 1_234_567_890_123L;
 
     @RegisterExtension
     final KaasBrokerExtension kaas = KaasBrokerExtension.create()
@@ -43,10 +44,12 @@ class ProducerExpiryIT {
         for (int i = 0; i < 10; i++) {
             idle.send(new ProducerRecord<>(topic, 0, null, utf8("idle " + i))).get();
         }
-        active.send(new ProducerRecord<>(topic, 0, null, utf8("active 0"))).get();
+        active.send(new ProducerRecord<>(topic, 0, RECORD_TIME, null, utf8("active 0"))).get();
         Admin admin = broker.admin();
         List<ProducerState> before = producers(admin, tp);
         assertThat(before).hasSize(2);
+        assertThat(before).extracting(ProducerState::lastTimestamp).as("the last batch's timestamp, as Apache reports it")
+                .contains(RECORD_TIME);
 
         int[] activeSent = {1};
         await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(300)).until(() -> {

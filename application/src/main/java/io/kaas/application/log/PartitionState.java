@@ -31,12 +31,13 @@ public final class PartitionState {
 
         public static ProducerSnapshot of(long offset, Collection<ProducerWindow> windows) {
             return new ProducerSnapshot(offset, windows.stream().map(w -> new Producer(w.producerId(), w.epoch(),
-                    w.lastTimestamp(), w.batches().stream().map(Batch::of).toList(), w.currentTxnFirstOffset(),
-                    w.coordinatorEpoch())).toList());
+                    w.lastTimestamp(), w.describedTimestamp(), w.batches().stream().map(Batch::of).toList(),
+                    w.currentTxnFirstOffset(), w.coordinatorEpoch())).toList());
         }
 
         public List<ProducerWindow> windows() {
             return producers.stream().map(p -> ProducerWindow.restore(p.producerId(), p.epoch(), p.lastTimestamp(),
+                    p.describedTimestamp() == null ? p.lastTimestamp() : p.describedTimestamp(),
                     p.batches().stream().map(Batch::toMetadata).toList(),
                     p.currentTxnFirstOffset() == null ? ProducerWindow.NO_TRANSACTION : p.currentTxnFirstOffset(),
                     p.coordinatorEpoch() == null ? ProducerWindow.NO_COORDINATOR_EPOCH : p.coordinatorEpoch())).toList();
@@ -44,10 +45,11 @@ public final class PartitionState {
 
         /**
          * One producer; {@code currentTxnFirstOffset} and {@code coordinatorEpoch} are absent (null) in
-         * snapshots written before transactions, and then mean none.
+         * snapshots written before transactions, and then mean none; {@code describedTimestamp} is
+         * absent in older snapshots, and then is {@code lastTimestamp}.
          */
-        public record Producer(long producerId, short epoch, long lastTimestamp, List<Batch> batches,
-                               Long currentTxnFirstOffset, Integer coordinatorEpoch) {
+        public record Producer(long producerId, short epoch, long lastTimestamp, Long describedTimestamp,
+                               List<Batch> batches, Long currentTxnFirstOffset, Integer coordinatorEpoch) {
         }
 
         public record Batch(int firstSequence, int lastSequence, long firstOffset, int offsetDelta, long maxTimestamp) {

@@ -94,7 +94,7 @@ final class TransactionalState {
     static List<ProducerState> describe(ProducerStateTable producers) {
         return producers.windows().stream()
                 .sorted(Comparator.comparingLong(ProducerWindow::producerId))
-                .map(w -> new ProducerState(w.producerId(), w.epoch(), w.lastSequence(), w.lastTimestamp(),
+                .map(w -> new ProducerState(w.producerId(), w.epoch(), w.lastSequence(), w.describedTimestamp(),
                         w.coordinatorEpoch(), w.currentTxnFirstOffset()))
                 .toList();
     }

@@ -23,6 +23,7 @@ public final class ProducerWindow {
     private short epoch;
     private final Deque<BatchMetadata> batches = new ArrayDeque<>(CAPACITY);
     private long lastTimestamp;
+    private long describedTimestamp;
     private long currentTxnFirstOffset = NO_TRANSACTION;
     private int coordinatorEpoch = NO_COORDINATOR_EPOCH;
 
@@ -33,14 +34,15 @@ public final class ProducerWindow {
 
     /** Rebuilds a window of a producer with no transaction in progress from a snapshot. */
     public static ProducerWindow restore(long producerId, short epoch, long lastTimestamp, List<BatchMetadata> batches) {
-        return restore(producerId, epoch, lastTimestamp, batches, NO_TRANSACTION, NO_COORDINATOR_EPOCH);
+        return restore(producerId, epoch, lastTimestamp, lastTimestamp, batches, NO_TRANSACTION, NO_COORDINATOR_EPOCH);
     }
 
     /** Rebuilds a window from a snapshot. */
-    public static ProducerWindow restore(long producerId, short epoch, long lastTimestamp, List<BatchMetadata> batches,
-                                         long currentTxnFirstOffset, int coordinatorEpoch) {
+    public static ProducerWindow restore(long producerId, short epoch, long lastTimestamp, long describedTimestamp,
+                                         List<BatchMetadata> batches, long currentTxnFirstOffset, int coordinatorEpoch) {
         ProducerWindow window = new ProducerWindow(producerId, epoch);
         window.lastTimestamp = lastTimestamp;
+        window.describedTimestamp = describedTimestamp;
         window.currentTxnFirstOffset = currentTxnFirstOffset;
         window.coordinatorEpoch = coordinatorEpoch;
         batches.forEach(window::add);
@@ -58,6 +60,15 @@ public final class ProducerWindow {
     /** Wall-clock time of the last append (batch or marker) by this producer, for expiry. */
     public long lastTimestamp() {
         return lastTimestamp;
+    }
+
+    /**
+     * What DescribeProducers reports as the producer's last timestamp, as Apache's
+     * {@code ProducerStateEntry.lastTimestamp}: its last batch's largest timestamp, or the time of
+     * the last marker that ended one of its transactions.
+     */
+    public long describedTimestamp() {
+        return describedTimestamp;
     }
 
     /** Oldest first. */
@@ -101,6 +112,7 @@ public final class ProducerWindow {
         moveToEpoch(newEpoch);
         add(batch);
         lastTimestamp = nowMs;
+        describedTimestamp = batch.maxTimestamp();
     }
 
     void beginTransaction(long firstOffset) {
@@ -113,6 +125,7 @@ public final class ProducerWindow {
         coordinatorEpoch = markerCoordinatorEpoch;
         currentTxnFirstOffset = NO_TRANSACTION;
         lastTimestamp = nowMs;
+        describedTimestamp = nowMs;
     }
 
     /** A newer epoch fences the older one: its batches can no longer be retried. */

@@ -156,7 +156,8 @@ class ProducerStateTableTransactionsTest {
 
         ProducerStateTable restored = new ProducerStateTable();
         restored.restore(table.windows().stream().map(w -> ProducerWindow.restore(w.producerId(), w.epoch(),
-                w.lastTimestamp(), w.batches(), w.currentTxnFirstOffset(), w.coordinatorEpoch())).toList());
+                w.lastTimestamp(), w.describedTimestamp(), w.batches(), w.currentTxnFirstOffset(),
+                w.coordinatorEpoch())).toList());
 
         assertThat(restored.firstUnstableOffset()).hasValue(first);
         assertThat(restored.hasOngoingTransaction(PID)).isTrue();
@@ -199,5 +200,20 @@ class ProducerStateTableTransactionsTest {
         assertThat(rejected(table.classify(txnBatch(PID, EPOCH, 0, 1), handedOut)))
                 .as("a batch carrying the expired guard is no longer verified").isEqualTo(KafkaError.INVALID_TXN_STATE);
         assertThat(table.beginVerification(PID, 61_000L)).as("a fresh verification").isNotSameAs(handedOut);
+    }
+
+    @Test
+    void describeReportsTheLastBatchTimestampOrTheMarkerTimeAsApacheDoes() {
+        RecordBatchHeader batch = RecordBatchHeader.at(TestBatches.batch().transactional().producer(PID, EPOCH, 0)
+                .records(2).timestamps(1_000L, 1_500L).build());
+        table.record(batch, logEnd, 99_000L);
+        logEnd += 2;
+        ProducerWindow afterBatch = table.windows().iterator().next();
+        assertThat(afterBatch.describedTimestamp()).as("the batch's largest timestamp").isEqualTo(1_500L);
+        assertThat(afterBatch.lastTimestamp()).as("expiry keeps counting on the broker's clock").isEqualTo(99_000L);
+
+        table.recordMarker(PID, EPOCH, 0, true, logEnd++, 120_000L);
+
+        assertThat(table.windows().iterator().next().describedTimestamp()).as("the marker's time").isEqualTo(120_000L);
     }
 }
