@@ -117,7 +117,7 @@ public final class GroupCoordinatorService implements GroupCoordinator, AutoClos
 
     @Override
     public CompletionStage<Map<TopicPartition, KafkaError>> commitOffsets(CommitRequest r) {
-        OffsetBatch batch = offsetBatch(r.offsets());
+        OffsetBatch batch = offsetBatch(r.offsets(), r.retentionTimeMs());
         if (batch.noKnownPartition()) {
             return CompletableFuture.completedFuture(batch.results());
         }
@@ -144,18 +144,24 @@ public final class GroupCoordinatorService implements GroupCoordinator, AutoClos
         }
     }
 
-    private OffsetBatch offsetBatch(List<OffsetCommit> offsets) {
+    /**
+     * @param retentionTimeMs OffsetCommit v2-4's retention time, -1 when the commit carries none: as
+     *                        Apache, the offset then expires at the broker's time plus it
+     */
+    private OffsetBatch offsetBatch(List<OffsetCommit> offsets, long retentionTimeMs) {
         Map<TopicPartition, KafkaError> results = new LinkedHashMap<>();
         Map<TopicPartition, CommittedOffset> valid = new LinkedHashMap<>();
         long now = clock.nowMs();
+        long expireTimestamp = retentionTimeMs == -1 ? CommittedOffset.NO_EXPIRE_TIMESTAMP : now + retentionTimeMs;
         for (OffsetCommit c : offsets) {
             if (!exists(c.partition())) {
                 results.put(c.partition(), KafkaError.UNKNOWN_TOPIC_OR_PARTITION);
             } else {
                 results.put(c.partition(), KafkaError.NONE); // placeholder, keeps request order
                 if (config.acceptsMetadata(c.metadata())) {
-                    valid.put(c.partition(), new CommittedOffset(c.offset(), c.leaderEpoch(), c.metadata(), now,
-                            topicId(c.partition().topic())));
+                    long committedAt = c.commitTimestampMs() == -1 ? now : c.commitTimestampMs();
+                    valid.put(c.partition(), new CommittedOffset(c.offset(), c.leaderEpoch(), c.metadata(), committedAt,
+                            expireTimestamp, topicId(c.partition().topic())));
                 }
             }
         }
@@ -169,7 +175,7 @@ public final class GroupCoordinatorService implements GroupCoordinator, AutoClos
      */
     @Override
     public CompletionStage<Map<TopicPartition, KafkaError>> commitTransactionalOffsets(TxnCommitRequest r) {
-        OffsetBatch batch = offsetBatch(r.offsets());
+        OffsetBatch batch = offsetBatch(r.offsets(), -1);
         if (batch.noKnownPartition()) {
             return CompletableFuture.completedFuture(batch.results());
         }

@@ -105,7 +105,7 @@ class GroupCoordinatorServiceTest {
 
     private CompletableFuture<Map<TopicPartition, KafkaError>> commit(String group, String member, int generation,
                                                                       TopicPartition tp, long offset, String metadata) {
-        return service.commitOffsets(new CommitRequest(group, member, null, generation,
+        return service.commitOffsets(new CommitRequest(group, member, null, generation, -1,
                 List.of(new OffsetCommit(tp, offset, 7, metadata)))).toCompletableFuture();
     }
 
@@ -212,7 +212,7 @@ class GroupCoordinatorServiceTest {
 
     @Test
     void badCommitsGetApachesErrors() {
-        Map<TopicPartition, KafkaError> result = settle(service.commitOffsets(new CommitRequest("g", "", null, -1, List.of(
+        Map<TopicPartition, KafkaError> result = settle(service.commitOffsets(new CommitRequest("g", "", null, -1, -1, List.of(
                 new OffsetCommit(new TopicPartition("missing", 0), 1, -1, null),
                 new OffsetCommit(new TopicPartition("t", 9), 1, -1, null),
                 new OffsetCommit(T0, 1, -1, "x".repeat(11)),
@@ -223,6 +223,19 @@ class GroupCoordinatorServiceTest {
                 Map.entry(new TopicPartition("t", 9), KafkaError.UNKNOWN_TOPIC_OR_PARTITION),
                 Map.entry(T0, KafkaError.OFFSET_METADATA_TOO_LARGE),
                 Map.entry(T1, KafkaError.NONE));
+    }
+
+    @Test
+    void oldCommitsCarryTheirOwnTimeAndRetentionAsApacheKeepsThem() {
+        long now = scheduler.clock().nowMs();
+        settle(service.commitOffsets(new CommitRequest("old-client", "", null, -1, 60_000, List.of(
+                new OffsetCommit(T0, 5, -1, null, 1_234L), new OffsetCommit(T1, 6, -1, null)))));
+
+        Map<TopicPartition, CommittedOffset> stored = store.load("old-client").orElseThrow().offsets();
+        assertThat(stored.get(T0).commitTimestampMs()).as("v1's own commit time").isEqualTo(1_234L);
+        assertThat(stored.get(T1).commitTimestampMs()).isEqualTo(now);
+        assertThat(stored.values()).extracting(CommittedOffset::expireTimestampMs).as("v2-4's retention from now")
+                .containsOnly(now + 60_000);
     }
 
     @Test

@@ -313,26 +313,29 @@ public final class ClassicGroup {
      * The offsets that {@code offsets.retention.minutes} has expired, as Apache 3.7's
      * {@code GroupMetadata.removeExpiredOffsets}: all of an empty group's once it has been empty
      * for the retention; a stable consumer group's only for topics it no longer subscribes to, each
-     * counted from its commit; an offsets-only group's (no protocol type) each from its commit.
-     * Other states expire nothing. The caller leaves out offsets with a commit in flight.
+     * counted from its commit; an offsets-only group's (no protocol type) each from its commit. An
+     * offset committed with its own retention time (OffsetCommit v2-4) expires at that time instead,
+     * in those same cases. Other states expire nothing. The caller leaves out offsets with a commit in flight.
      */
     public Set<TopicPartition> expiredOffsets(Map<TopicPartition, CommittedOffset> committed, long nowMs,
                                               long retentionMs) {
         Set<TopicPartition> expired = new LinkedHashSet<>();
         if (protocolType == null) {
             committed.forEach((tp, c) -> {
-                if (nowMs - c.commitTimestampMs() >= retentionMs) {
+                if (c.expiredAt(nowMs, c.commitTimestampMs(), retentionMs)) {
                     expired.add(tp);
                 }
             });
         } else if (state == GroupState.EMPTY) {
-            if (nowMs - emptySinceMs >= retentionMs) {
-                expired.addAll(committed.keySet());
-            }
+            committed.forEach((tp, c) -> {
+                if (c.expiredAt(nowMs, emptySinceMs, retentionMs)) {
+                    expired.add(tp);
+                }
+            });
         } else if (state == GroupState.STABLE && ConsumerSubscription.PROTOCOL_TYPE.equals(protocolType)
                 && subscribedTopics != null) {
             committed.forEach((tp, c) -> {
-                if (!subscribedTopics.contains(tp.topic()) && nowMs - c.commitTimestampMs() >= retentionMs) {
+                if (!subscribedTopics.contains(tp.topic()) && c.expiredAt(nowMs, c.commitTimestampMs(), retentionMs)) {
                     expired.add(tp);
                 }
             });

@@ -89,4 +89,19 @@ class OffsetExpiryTest {
         assertThat(ctx.run(new GroupCommand.DropIfEmpty())).isTrue();
         assertThat(ctx.group.state()).isEqualTo(GroupState.DEAD);
     }
+
+    @Test
+    void anOffsetCommittedWithItsOwnRetentionTimeExpiresThenInsteadOfByTheBrokersRetention() {
+        ClassicGroup offsetsOnly = ClassicGroup.restored("g", null, ctx.config, 0);
+        Map<TopicPartition, CommittedOffset> offsets = new LinkedHashMap<>();
+        offsets.put(SUBSCRIBED, new CommittedOffset(1, CommittedOffset.NO_LEADER_EPOCH, "", 1_000, 1_500, null));
+        offsets.put(UNSUBSCRIBED, new CommittedOffset(2, CommittedOffset.NO_LEADER_EPOCH, "", 1_000,
+                1_000 + retention * 3, null));
+
+        assertThat(offsetsOnly.expiredOffsets(offsets, 1_499, retention)).isEmpty();
+        assertThat(offsetsOnly.expiredOffsets(offsets, 1_500, retention)).as("its own, shorter, retention")
+                .containsExactly(SUBSCRIBED);
+        assertThat(offsetsOnly.expiredOffsets(offsets, 1_000 + retention, retention))
+                .as("its own, longer, retention outlasts the broker's").containsExactly(SUBSCRIBED);
+    }
 }

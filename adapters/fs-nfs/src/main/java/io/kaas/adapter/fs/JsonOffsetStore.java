@@ -123,16 +123,22 @@ public final class JsonOffsetStore implements OffsetStore {
     record StagedOffsets(long producerId, List<OffsetEntry> offsets) {
     }
 
-    /** One committed offset; {@code topicId} is Kafka's base64 form of the topic's id. */
+    /**
+     * One committed offset; {@code topicId} is Kafka's base64 form of the topic's id;
+     * {@code expireTimestampMs} is absent (null) unless the commit carried its own retention time.
+     */
     record OffsetEntry(String topic, int partition, long offset, int leaderEpoch, String metadata,
-                       long commitTimestampMs, String topicId) {
+                       long commitTimestampMs, Long expireTimestampMs, String topicId) {
         static OffsetEntry of(TopicPartition tp, CommittedOffset c) {
             return new OffsetEntry(tp.topic(), tp.partition(), c.offset(), c.leaderEpoch(), c.metadata(),
-                    c.commitTimestampMs(), c.topicId() == null ? null : TopicIds.toBase64(c.topicId()));
+                    c.commitTimestampMs(),
+                    c.expireTimestampMs() == CommittedOffset.NO_EXPIRE_TIMESTAMP ? null : c.expireTimestampMs(),
+                    c.topicId() == null ? null : TopicIds.toBase64(c.topicId()));
         }
 
         CommittedOffset toCommitted() {
             return new CommittedOffset(offset, leaderEpoch, metadata, commitTimestampMs,
+                    expireTimestampMs == null ? CommittedOffset.NO_EXPIRE_TIMESTAMP : expireTimestampMs,
                     topicId == null ? null : TopicIds.fromBase64(topicId));
         }
     }

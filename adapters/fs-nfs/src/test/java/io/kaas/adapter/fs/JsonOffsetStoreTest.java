@@ -29,7 +29,8 @@ class JsonOffsetStoreTest {
     private static StoredGroup group(String id) {
         return new StoredGroup(id, "consumer", Map.of(
                 new TopicPartition("orders", 0), new CommittedOffset(42, 3, "meta data ✓", 1_700_000_000_000L, TOPIC_ID),
-                new TopicPartition("orders", 1), new CommittedOffset(7, -1, "", 1_700_000_000_001L, null)));
+                new TopicPartition("orders", 1), new CommittedOffset(7, -1, "", 1_700_000_000_001L, 1_700_000_086_401L,
+                        null)));
     }
 
     @Test

@@ -83,9 +83,12 @@ public interface GroupCoordinator {
                        String protocolName, Map<String, byte[]> assignments) {
     }
 
-    /** An OffsetCommit; generation -1 and member "" for committers outside group management. */
+    /**
+     * An OffsetCommit; generation -1 and member "" for committers outside group management;
+     * {@code retentionTimeMs} (v2-4) -1 for the broker's offsets retention.
+     */
     record CommitRequest(String groupId, String memberId, String groupInstanceId, int generationId,
-                         List<OffsetCommit> offsets) {
+                         long retentionTimeMs, List<OffsetCommit> offsets) {
     }
 
     /**
@@ -95,8 +98,16 @@ public interface GroupCoordinator {
                             String memberId, String groupInstanceId, int generationId, List<OffsetCommit> offsets) {
     }
 
-    /** One partition's commit; {@code metadata} null means none. */
-    record OffsetCommit(TopicPartition partition, long offset, int leaderEpoch, String metadata) {
+    /**
+     * One partition's commit; {@code metadata} null means none; {@code commitTimestampMs} is the
+     * committer's own time (OffsetCommit v1), -1 for the broker's.
+     */
+    record OffsetCommit(TopicPartition partition, long offset, int leaderEpoch, String metadata,
+                        long commitTimestampMs) {
+        /** A commit timed by the broker. */
+        public OffsetCommit(TopicPartition partition, long offset, int leaderEpoch, String metadata) {
+            this(partition, offset, leaderEpoch, metadata, -1L);
+        }
     }
 
     /** A group's offsets, or a group-level error. */

@@ -35,12 +35,14 @@ public final class OffsetCommitHandler implements ApiHandler<OffsetCommitRequest
         List<GroupCoordinator.OffsetCommit> offsets = new ArrayList<>();
         for (OffsetCommitRequestData.OffsetCommitRequestTopic topic : data.topics()) {
             for (OffsetCommitRequestData.OffsetCommitRequestPartition p : topic.partitions()) {
+                // v1's per-partition commit timestamp and v2-4's retention time are honoured as Apache's
+                // are; later versions carry neither (their defaults, -1, mean the broker decides)
                 offsets.add(new GroupCoordinator.OffsetCommit(new TopicPartition(topic.name(), p.partitionIndex()),
-                        p.committedOffset(), p.committedLeaderEpoch(), p.committedMetadata()));
+                        p.committedOffset(), p.committedLeaderEpoch(), p.committedMetadata(), p.commitTimestamp()));
             }
         }
         return groups.commitOffsets(new GroupCoordinator.CommitRequest(data.groupId(), data.memberId(),
-                        data.groupInstanceId(), data.generationIdOrMemberEpoch(), offsets))
+                        data.groupInstanceId(), data.generationIdOrMemberEpoch(), data.retentionTimeMs(), offsets))
                 .thenApply(OffsetCommitHandler::toWire);
     }
 

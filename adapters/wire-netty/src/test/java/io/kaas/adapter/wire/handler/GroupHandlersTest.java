@@ -155,6 +155,12 @@ class GroupHandlersTest {
             if (v >= 6) {
                 partition.setCommittedLeaderEpoch(8);
             }
+            if (v == 1) {
+                partition.setCommitTimestamp(1_234L);
+            }
+            if (v >= 2 && v <= 4) {
+                request.setRetentionTimeMs(60_000L);
+            }
             request.topics().add(new OffsetCommitRequestData.OffsetCommitRequestTopic().setName("t").setPartitions(List.of(partition)));
             var response = (OffsetCommitResponseData) roundTrip(ApiKeys.OFFSET_COMMIT, v,
                     request, new OffsetCommitHandler(groups));
@@ -164,6 +170,10 @@ class GroupHandlersTest {
             assertThat(groups.commit.generationId()).as("v" + v).isEqualTo(v >= 1 ? 4 : -1);
             assertThat(groups.commit.offsets().get(0).leaderEpoch()).isEqualTo(v >= 6 ? 8 : -1);
             assertThat(groups.commit.offsets().get(0).metadata()).isEqualTo("meta");
+            assertThat(groups.commit.offsets().get(0).commitTimestampMs()).as("v1's own commit time")
+                    .isEqualTo(v == 1 ? 1_234L : -1L);
+            assertThat(groups.commit.retentionTimeMs()).as("v2-4's retention time")
+                    .isEqualTo(v >= 2 && v <= 4 ? 60_000L : -1L);
         }
     }
 
