@@ -26,6 +26,8 @@ final class GroupOffsetLog implements CoalescingWriter.Target<GroupOffsetLog.Que
     private final CoalescingWriter<Queued> writer;
     private OffsetState durable = OffsetState.EMPTY;
     private String storedProtocolType;
+    /** The file still holds what {@link #restore} dropped: the next write must happen even if nothing changes. */
+    private boolean fileStale;
     /** What the write in flight makes durable. */
     private OffsetState writingState;
     private String writingProtocolType;
@@ -38,9 +40,9 @@ final class GroupOffsetLog implements CoalescingWriter.Target<GroupOffsetLog.Que
 
     /**
      * Takes the offsets read from the store when the group was loaded, keeping those {@code live}
-     * accepts; the others leave the file with the group's next write.
+     * accepts; the others leave the file with the group's next write. Returns whether any were dropped.
      */
-    void restore(OffsetStore.StoredGroup stored, BiPredicate<TopicPartition, CommittedOffset> live) {
+    boolean restore(OffsetStore.StoredGroup stored, BiPredicate<TopicPartition, CommittedOffset> live) {
         OffsetState state = new OffsetState(new LinkedHashMap<>(), new LinkedHashMap<>(), stored.membership());
         stored.offsets().forEach((tp, offset) -> {
             if (live.test(tp, offset)) {
@@ -54,6 +56,8 @@ final class GroupOffsetLog implements CoalescingWriter.Target<GroupOffsetLog.Que
         }));
         durable = state.frozen();
         storedProtocolType = stored.protocolType();
+        fileStale = !state.committed().equals(stored.offsets()) || !state.pending().equals(stored.pendingTransactional());
+        return fileStale;
     }
 
     /** The durable committed offsets. */
@@ -101,7 +105,7 @@ final class GroupOffsetLog implements CoalescingWriter.Target<GroupOffsetLog.Que
             q.mutation.applyTo(next);
             protocolType = q.protocolType != null ? q.protocolType : protocolType;
         }
-        if (next.equals(durable) && Objects.equals(protocolType, storedProtocolType)) {
+        if (next.equals(durable) && Objects.equals(protocolType, storedProtocolType) && !fileStale) {
             return null; // e.g. purging a topic the group never committed
         }
         writingState = next.frozen();
@@ -121,6 +125,7 @@ final class GroupOffsetLog implements CoalescingWriter.Target<GroupOffsetLog.Que
         if (failure == null && writingState != null) {
             durable = writingState;
             storedProtocolType = writingProtocolType;
+            fileStale = false;
         }
         writingState = null;
     }

@@ -79,7 +79,13 @@ final class GroupSlot {
         try {
             store.load(groupId).ifPresent(stored -> {
                 synchronized (this) {
-                    offsets.restore(stored, live);
+                    if (offsets.restore(stored, live)) {
+                        offsets.submit(new OffsetMutation.Rewrite(), null).exceptionally(failure -> {
+                            LOG.warn("group {}: offsets of deleted topics stay in its file until its next write: {}",
+                                    groupId, failure.toString());
+                            return null;
+                        });
+                    }
                     persisted = offsets.storedMembership();
                     if (offsets.hasOffsets() || persisted != null) {
                         group = ClassicGroup.restored(groupId, stored.protocolType(), config, clock.nowMs());

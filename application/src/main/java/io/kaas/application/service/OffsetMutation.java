@@ -78,6 +78,13 @@ sealed interface OffsetMutation {
         }
     }
 
+    /** Changes nothing: writes the file as the offsets stand, after a load dropped what no longer belongs in it. */
+    record Rewrite() implements OffsetMutation {
+        @Override
+        public void applyTo(OffsetState current) {
+        }
+    }
+
     /** DeleteGroups. */
     record RemoveAll() implements OffsetMutation {
         @Override

@@ -267,6 +267,8 @@ class GroupCoordinatorServiceTest {
         createTopic("t", 2); // a new incarnation under the old name starts with no offsets
         assertThat(fetch("cold", null).partitions()).isEmpty();
         assertThat(settle(service.describeGroups(List.of("cold"))).get(0).state()).isEqualTo(GroupState.DEAD);
+        io.runAll();
+        assertThat(store.load("cold")).as("loading it removed the dead offsets from the file too").isEmpty();
     }
 
     @Test
