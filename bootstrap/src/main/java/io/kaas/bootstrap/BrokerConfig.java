@@ -25,6 +25,7 @@ import java.util.function.Function;
  * @param storage           {@code KAAS_STORAGE}: {@code disk} or {@code memory} (disk)
  * @param dataDir           {@code KAAS_DATA_DIR}: the data directory (./kaas-data)
  * @param brokerId          {@code KAAS_BROKER_ID}: this broker's node id (0)
+ * @param rack              {@code KAAS_BROKER_RACK}: this broker's rack, e.g. its zone (none)
  * @param clusterId         {@code KAAS_CLUSTER_ID}: fixes the cluster id instead of minting one
  * @param autoCreateTopics  {@code KAAS_AUTO_CREATE_TOPICS}: Metadata creates unknown topics (true)
  * @param defaultPartitions {@code KAAS_DEFAULT_PARTITIONS}: partitions of a topic created without a count (1)
@@ -60,7 +61,8 @@ import java.util.function.Function;
  *                          {@code KAAS_TRANSACTION_PARTITION_VERIFICATION} (true)
  */
 public record BrokerConfig(String bindHost, int port, String advertisedHost, Storage storage, Path dataDir,
-                           int brokerId, Optional<String> clusterId, boolean autoCreateTopics, int defaultPartitions,
+                           int brokerId, Optional<String> rack, Optional<String> clusterId, boolean autoCreateTopics,
+                           int defaultPartitions,
                            int messageMaxBytes, int maxFrameBytes, int ioThreads, int socketSendBufferBytes,
                            int socketReceiveBufferBytes, long connectionsMaxIdleMs, LogConfig logDefaults,
                            long fsyncMaxLatencyMs, long retentionCheckIntervalMs, int producerIdExpirationMs,
@@ -85,6 +87,7 @@ public record BrokerConfig(String bindHost, int port, String advertisedHost, Sto
                         v -> Storage.valueOf(v.toUpperCase(Locale.ROOT))),
                 r.parse("KAAS_DATA_DIR", Path.of("kaas-data"), "a directory path", Path::of),
                 r.integer("KAAS_BROKER_ID", 0, 0, Integer.MAX_VALUE),
+                Optional.ofNullable(env.get("KAAS_BROKER_RACK")).filter(s -> !s.isBlank()),
                 Optional.ofNullable(env.get("KAAS_CLUSTER_ID")).filter(s -> !s.isBlank()),
                 r.bool("KAAS_AUTO_CREATE_TOPICS", true),
                 r.integer("KAAS_DEFAULT_PARTITIONS", 1, 1, 100_000),

@@ -28,6 +28,9 @@ final class BrokerConfigView {
     private static final List<Row> ROWS = List.of(
             new Row("broker.id", ConfigType.INT, BrokerConfig::brokerId, "This broker's id (KAAS_BROKER_ID).",
                     "KAAS_BROKER_ID"),
+            new Row("broker.rack", ConfigType.STRING, c -> c.rack().orElse(null),
+                    "This broker's rack, as Metadata and DescribeCluster report it; rack-aware assignors read it"
+                            + " (KAAS_BROKER_RACK).", "KAAS_BROKER_RACK"),
             new Row("node.id", ConfigType.INT, BrokerConfig::brokerId,
                     "This node's id: the broker id, as kaas has no separate controller nodes (KAAS_BROKER_ID).",
                     "KAAS_BROKER_ID"),
@@ -130,10 +133,15 @@ final class BrokerConfigView {
             for (String variable : row.variables()) {
                 set |= config.isSet(variable);
             }
-            entries.add(BrokerConfigs.Entry.of(row.name(), String.valueOf(row.value().apply(config)),
-                    String.valueOf(row.value().apply(defaults)), set, row.type(), row.documentation()));
+            entries.add(BrokerConfigs.Entry.of(row.name(), text(row.value().apply(config)),
+                    text(row.value().apply(defaults)), set, row.type(), row.documentation()));
         }
         return BrokerConfigs.of(entries);
+    }
+
+    /** A setting's value as DescribeConfigs reports it; null stays null (a setting with no value). */
+    private static String text(Object value) {
+        return value == null ? null : String.valueOf(value);
     }
 
     private static String logDir(BrokerConfig config) {

@@ -129,7 +129,7 @@ public final class KaasBroker implements AutoCloseable {
                 config.connectionsMaxIdleMs(), ConnectionLimits.DEFAULT);
         AtomicInteger boundPort = new AtomicInteger(config.port());
         ClusterUseCase cluster = new StandaloneCluster(clusterId, config.brokerId(), config.advertisedHost(),
-                boundPort::get);
+                boundPort::get, config.rack().orElse(null));
         ProducerIdService producerIds = new ProducerIdService(config.brokerId(), pidStore);
         TransactionServices transactions = TransactionServices.create(config.transactions(),
                 disk ? new JsonTransactionStateStore(layout) : new InMemoryTransactionStateStore(),

@@ -15,16 +15,19 @@ public final class StandaloneCluster implements ClusterUseCase {
     private final int brokerId;
     private final String host;
     private final IntSupplier port;
+    private final String rack;
 
     /**
      * @param port the listener's port, read on every call: with an ephemeral port it is known only
      *             once the listener is bound
+     * @param rack the broker's rack, null for none
      */
-    public StandaloneCluster(String clusterId, int brokerId, String host, IntSupplier port) {
+    public StandaloneCluster(String clusterId, int brokerId, String host, IntSupplier port, String rack) {
         this.clusterId = clusterId;
         this.brokerId = brokerId;
         this.host = host;
         this.port = port;
+        this.rack = rack;
     }
 
     @Override
@@ -34,7 +37,7 @@ public final class StandaloneCluster implements ClusterUseCase {
 
     @Override
     public Broker self() {
-        return new Broker(brokerId, host, port.getAsInt());
+        return new Broker(brokerId, host, port.getAsInt(), rack);
     }
 
     @Override

@@ -59,7 +59,7 @@ class GroupCoordinatorServiceTest {
     private final TopicService topics = new TopicService(new InMemoryTopicStore(),
             new MemoryLogEngine(tp -> { }), new BrokerSettings(0, 1, false), BrokerConfigs.of(List.of()),
             UUID::randomUUID);
-    private final ClusterUseCase cluster = new StandaloneCluster("cluster", 0, "localhost", () -> 9092);
+    private final ClusterUseCase cluster = new StandaloneCluster("cluster", 0, "localhost", () -> 9092, null);
     private GroupCoordinatorService service = newService(cluster);
 
     GroupCoordinatorServiceTest() {

@@ -22,7 +22,7 @@ class MetadataServiceTest {
     private final BrokerSettings autoCreating = settings(true);
     private final TopicService topics = new TopicService(new InMemoryTopicStore(), new MemoryLogEngine(tp -> { }),
             autoCreating, BrokerConfigs.of(List.of()), new SequentialTopicIds());
-    private final StandaloneCluster cluster = new StandaloneCluster("cluster", BROKER, "localhost", () -> 9092);
+    private final StandaloneCluster cluster = new StandaloneCluster("cluster", BROKER, "localhost", () -> 9092, null);
 
     private static BrokerSettings settings(boolean autoCreate) {
         return new BrokerSettings(BROKER, DEFAULT_PARTITIONS, autoCreate);

@@ -283,7 +283,7 @@ class TransactionCoordinatorServiceTest {
 
         // A new group coordinator over the same file: the staged offsets are still pending.
         GroupCoordinatorService reloaded = new GroupCoordinatorService(GroupConfig.DEFAULTS, f.offsets,
-                f.topics, new StandaloneCluster("c", 0, "localhost", () -> 9092), f.clock, f.scheduler, f.io,
+                f.topics, new StandaloneCluster("c", 0, "localhost", () -> 9092, null), f.clock, f.scheduler, f.io,
                 UUID::randomUUID, f.coordinator());
         f.txn.bindGroups(reloaded);
         assertThat(f.settle(reloaded.fetchOffsets("g", List.of(IN0), true)).partitions().get(0).error())

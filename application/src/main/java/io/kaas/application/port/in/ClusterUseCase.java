@@ -35,6 +35,11 @@ public interface ClusterUseCase {
      */
     Optional<Broker> transactionSlotCoordinator(int slot);
 
-    record Broker(int id, String host, int port) {
+    /** A broker as clients see it; {@code rack} is null when it has none (Apache's {@code broker.rack}). */
+    record Broker(int id, String host, int port, String rack) {
+        /** A broker without a rack. */
+        public Broker(int id, String host, int port) {
+            this(id, host, port, null);
+        }
     }
 }

@@ -42,7 +42,7 @@ public final class DescribeClusterHandler implements ApiHandler<DescribeClusterR
                             AuthorizedOperations.cluster(request.data().includeClusterAuthorizedOperations()));
             for (ClusterUseCase.Broker broker : cluster.brokers()) {
                 data.brokers().add(new DescribeClusterResponseData.DescribeClusterBroker()
-                        .setBrokerId(broker.id()).setHost(broker.host()).setPort(broker.port()));
+                        .setBrokerId(broker.id()).setHost(broker.host()).setPort(broker.port()).setRack(broker.rack()));
             }
         }
         return CompletableFuture.completedFuture(new DescribeClusterResponse(data));

@@ -46,7 +46,7 @@ public final class MetadataHandler implements ApiHandler<MetadataRequest> {
                 .setClusterAuthorizedOperations(AuthorizedOperations.cluster(data.includeClusterAuthorizedOperations()));
         for (ClusterUseCase.Broker broker : cluster.brokers()) {
             response.brokers().add(new MetadataResponseData.MetadataResponseBroker()
-                    .setNodeId(broker.id()).setHost(broker.host()).setPort(broker.port()));
+                    .setNodeId(broker.id()).setHost(broker.host()).setPort(broker.port()).setRack(broker.rack()));
         }
         List<MetadataUseCase.TopicMetadata> described;
         if (request.isAllTopics()) {

@@ -33,7 +33,7 @@ class DescribeClusterHandlerTest extends HandlerTestBase {
             assertThat(b.brokerId()).isEqualTo(InMemoryBroker.BROKER_ID);
             assertThat(b.host()).isEqualTo(InMemoryBroker.HOST);
             assertThat(b.port()).isEqualTo(InMemoryBroker.PORT);
-            assertThat(b.rack()).isNull();
+            assertThat(b.rack()).isEqualTo(InMemoryBroker.RACK);
         });
         assertThat(data.clusterAuthorizedOperations()).isEqualTo(Integer.MIN_VALUE);
     }

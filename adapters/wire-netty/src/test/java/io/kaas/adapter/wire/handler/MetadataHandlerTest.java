@@ -43,7 +43,7 @@ class MetadataHandlerTest extends HandlerTestBase {
             assertThat(b.nodeId()).isEqualTo(InMemoryBroker.BROKER_ID);
             assertThat(b.host()).isEqualTo(InMemoryBroker.HOST);
             assertThat(b.port()).isEqualTo(InMemoryBroker.PORT);
-            assertThat(b.rack()).isNull();
+            assertThat(b.rack()).as("from v1").isEqualTo(version >= 1 ? InMemoryBroker.RACK : null);
         });
         assertThat(data.clusterId()).isEqualTo(version >= 2 ? InMemoryBroker.CLUSTER_ID : null);
         assertThat(data.controllerId()).isEqualTo(version >= 1 ? InMemoryBroker.BROKER_ID : -1);

@@ -48,6 +48,7 @@ public final class InMemoryBroker {
     public static final String CLUSTER_ID = "kaas-wire-test-cluster";
     public static final int BROKER_ID = 1;
     public static final String HOST = "broker-1.kaas.test";
+    public static final String RACK = "zone-a";
     public static final int PORT = 9092;
     public static final int DEFAULT_PARTITIONS = 2;
 
@@ -84,7 +85,7 @@ public final class InMemoryBroker {
         topics = new TopicService(new InMemoryTopicStore(), engine, settings, brokerConfigs,
                 () -> new UUID(ids.nextLong(), ids.nextLong()));
         topics.start();
-        StandaloneCluster cluster = new StandaloneCluster(CLUSTER_ID, BROKER_ID, HOST, () -> PORT);
+        StandaloneCluster cluster = new StandaloneCluster(CLUSTER_ID, BROKER_ID, HOST, () -> PORT, RACK);
         ProducerIdService producerIds = new ProducerIdService(BROKER_ID, new InMemoryProducerIdBlockStore());
         transactions = TransactionServices.create(TransactionSettings.DEFAULTS, new InMemoryTransactionStateStore(),
                 new InMemoryMarkerQueue(), new InMemoryProducerFenceLog(BROKER_ID), topics, cluster, producerIds, clock,
