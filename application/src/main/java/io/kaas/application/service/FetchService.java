@@ -6,6 +6,7 @@ import io.kaas.application.log.PartitionLog;
 import io.kaas.application.port.in.FetchUseCase;
 import io.kaas.application.port.out.Scheduler;
 import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.log.LeaderEpochCheck;
 import io.kaas.domain.topic.TopicPartition;
 import java.util.ArrayList;
 import java.util.List;
@@ -66,10 +67,7 @@ public final class FetchService implements FetchUseCase {
         int remaining = Math.max(command.maxBytes(), 0);
         boolean minOneBatch = true;
         for (PartitionRequest p : command.partitions()) {
-            Optional<PartitionLog> log = topics.log(p.partition());
-            LogRead read = log.isEmpty() ? LogRead.failed(KafkaError.UNKNOWN_TOPIC_OR_PARTITION, UNKNOWN_OFFSETS)
-                    : log.get().read(p.fetchOffset(), Math.min(Math.max(p.maxBytes(), 0), remaining), minOneBatch,
-                            command.readCommitted());
+            LogRead read = read(p, Math.min(Math.max(p.maxBytes(), 0), remaining), minOneBatch, command.readCommitted());
             int size = read.sizeInBytes();
             if (size > 0) {
                 minOneBatch = false;
@@ -79,6 +77,18 @@ public final class FetchService implements FetchUseCase {
                     read.abortedTransactions()));
         }
         return out;
+    }
+
+    private LogRead read(PartitionRequest p, int maxBytes, boolean minOneBatch, boolean readCommitted) {
+        Optional<PartitionLog> log = topics.log(p.partition());
+        if (log.isEmpty()) {
+            return LogRead.failed(KafkaError.UNKNOWN_TOPIC_OR_PARTITION, UNKNOWN_OFFSETS);
+        }
+        KafkaError epoch = LeaderEpochCheck.check(p.currentLeaderEpoch(), log.get().leaderEpoch());
+        if (epoch != KafkaError.NONE) {
+            return LogRead.failed(epoch, UNKNOWN_OFFSETS);
+        }
+        return log.get().read(p.fetchOffset(), maxBytes, minOneBatch, readCommitted);
     }
 
     private final class ParkedFetch implements FetchPurgatory.Waiter {

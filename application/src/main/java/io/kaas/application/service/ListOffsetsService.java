@@ -5,6 +5,7 @@ import io.kaas.application.log.PartitionLog;
 import io.kaas.application.log.TimestampOffset;
 import io.kaas.application.port.in.ListOffsetsUseCase;
 import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.log.LeaderEpochCheck;
 import io.kaas.domain.topic.TopicPartition;
 import java.util.Optional;
 
@@ -21,14 +22,18 @@ public final class ListOffsetsService implements ListOffsetsUseCase {
      * stable offset for read_committed; a lookup by timestamp only finds offsets below that.
      */
     @Override
-    public Result listOffset(TopicPartition partition, long timestamp, boolean readCommitted) {
+    public Result listOffset(TopicPartition partition, long timestamp, boolean readCommitted, int currentLeaderEpoch) {
         Optional<PartitionLog> found = topics.log(partition);
         if (found.isEmpty()) {
             return Result.failed(KafkaError.UNKNOWN_TOPIC_OR_PARTITION);
         }
         PartitionLog log = found.get();
-        LogOffsets offsets = log.offsets();
         int epoch = log.leaderEpoch();
+        KafkaError fenced = LeaderEpochCheck.check(currentLeaderEpoch, epoch);
+        if (fenced != KafkaError.NONE) {
+            return Result.failed(fenced);
+        }
+        LogOffsets offsets = log.offsets();
         long fetchable = readCommitted ? offsets.lastStableOffset() : offsets.highWatermark();
         if (timestamp == EARLIEST || timestamp == EARLIEST_LOCAL) {
             return new Result(KafkaError.NONE, -1L, offsets.logStartOffset(), epoch);

@@ -59,6 +59,23 @@ class FetchServiceTest {
     }
 
     @Test
+    void aStaleOrFutureLeaderEpochFailsItsPartitionAtOnce() {
+        append(P0, TestBatches.plain(2));
+        int epoch = topics.log(P0).orElseThrow().leaderEpoch();
+        assertThat(epoch).as("a standalone log's epoch").isZero();
+
+        List<PartitionData> data = fetch(MAX_WAIT, 1, Integer.MAX_VALUE,
+                new PartitionRequest(P0, 0, Integer.MAX_VALUE, epoch + 1),
+                new PartitionRequest(P0, 0, Integer.MAX_VALUE, -2), // older; -1 would name no epoch
+                new PartitionRequest(P0, 0, Integer.MAX_VALUE, epoch)).join();
+
+        assertThat(data).extracting(PartitionData::error).containsExactly(KafkaError.UNKNOWN_LEADER_EPOCH,
+                KafkaError.FENCED_LEADER_EPOCH, KafkaError.NONE);
+        assertThat(data.get(0).sizeInBytes()).isZero();
+        assertThat(data.get(2).sizeInBytes()).isEqualTo(TestBatches.plain(2).remaining());
+    }
+
+    @Test
     void answersAtOnceWhenMinBytesAreAvailable() {
         append(P0, TestBatches.plain(2));
 

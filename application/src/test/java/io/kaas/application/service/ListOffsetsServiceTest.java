@@ -106,4 +106,15 @@ class ListOffsetsServiceTest {
         assertThat(service.listOffset(new TopicPartition("nope", 0), ListOffsetsUseCase.EARLIEST, false).error())
                 .isEqualTo(KafkaError.UNKNOWN_TOPIC_OR_PARTITION);
     }
+
+    @Test
+    void aStaleOrFutureLeaderEpochIsRefused() {
+        int epoch = topics.log(TP).orElseThrow().leaderEpoch();
+        assertThat(epoch).as("a standalone log's epoch").isZero();
+        assertThat(service.listOffset(TP, ListOffsetsUseCase.LATEST, false, epoch + 1).error())
+                .isEqualTo(KafkaError.UNKNOWN_LEADER_EPOCH);
+        assertThat(service.listOffset(TP, ListOffsetsUseCase.LATEST, false, -2).error()) // -1 would name no epoch
+                .isEqualTo(KafkaError.FENCED_LEADER_EPOCH);
+        assertThat(service.listOffset(TP, ListOffsetsUseCase.LATEST, false, epoch).error()).isEqualTo(KafkaError.NONE);
+    }
 }

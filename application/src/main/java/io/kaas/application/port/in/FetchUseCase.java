@@ -4,6 +4,7 @@ import io.kaas.application.log.LogOffsets;
 import io.kaas.application.log.RecordsSlice;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.log.AbortedTxn;
+import io.kaas.domain.log.LeaderEpochCheck;
 import io.kaas.domain.topic.TopicPartition;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
@@ -22,7 +23,12 @@ public interface FetchUseCase {
     record Command(int maxWaitMs, int minBytes, int maxBytes, boolean readCommitted, List<PartitionRequest> partitions) {
     }
 
-    record PartitionRequest(TopicPartition partition, long fetchOffset, int maxBytes) {
+    /** {@code currentLeaderEpoch}: the leader epoch the client believes current (Fetch v9+), -1 for none. */
+    record PartitionRequest(TopicPartition partition, long fetchOffset, int maxBytes, int currentLeaderEpoch) {
+        /** A request that names no leader epoch. */
+        public PartitionRequest(TopicPartition partition, long fetchOffset, int maxBytes) {
+            this(partition, fetchOffset, maxBytes, LeaderEpochCheck.NO_EPOCH);
+        }
     }
 
     /**

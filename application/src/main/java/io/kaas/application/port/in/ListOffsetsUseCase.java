@@ -1,6 +1,7 @@
 package io.kaas.application.port.in;
 
 import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.log.LeaderEpochCheck;
 import io.kaas.domain.topic.TopicPartition;
 
 /** Resolves a timestamp or a sentinel to an offset (what {@code auto.offset.reset} and offsetsForTimes use). */
@@ -11,7 +12,13 @@ public interface ListOffsetsUseCase {
     /** Tiered storage's local log start; without a remote tier it is the log start. */
     long EARLIEST_LOCAL = -4L;
 
-    Result listOffset(TopicPartition partition, long timestamp, boolean readCommitted);
+    /** A lookup that names no leader epoch. */
+    default Result listOffset(TopicPartition partition, long timestamp, boolean readCommitted) {
+        return listOffset(partition, timestamp, readCommitted, LeaderEpochCheck.NO_EPOCH);
+    }
+
+    /** {@code currentLeaderEpoch}: the leader epoch the client believes current (v4+), -1 for none. */
+    Result listOffset(TopicPartition partition, long timestamp, boolean readCommitted, int currentLeaderEpoch);
 
     /** {@code offset == -1} and {@code timestamp == -1} when no record matches, as Apache answers. */
     record Result(KafkaError error, long timestamp, long offset, int leaderEpoch) {

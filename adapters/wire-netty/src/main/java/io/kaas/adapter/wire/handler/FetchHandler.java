@@ -66,7 +66,7 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
             }
             for (FetchRequestData.FetchPartition p : topic.partitions()) {
                 partitions.add(new FetchUseCase.PartitionRequest(new TopicPartition(name, p.partition()),
-                        p.fetchOffset(), p.partitionMaxBytes()));
+                        p.fetchOffset(), p.partitionMaxBytes(), p.currentLeaderEpoch()));
                 ids.add(topic.topicId());
             }
         }

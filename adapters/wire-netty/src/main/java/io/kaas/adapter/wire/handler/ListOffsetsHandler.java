@@ -41,7 +41,8 @@ public final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequest> 
                 if (duplicates.contains(tp)) {
                     partition.setErrorCode(Errors.INVALID_REQUEST.code());
                 } else {
-                    ListOffsetsUseCase.Result r = offsets.listOffset(tp, p.timestamp(), readCommitted);
+                    ListOffsetsUseCase.Result r = offsets.listOffset(tp, p.timestamp(), readCommitted,
+                            p.currentLeaderEpoch());
                     partition.setErrorCode(r.error().code()).setTimestamp(r.timestamp()).setOffset(r.offset());
                     if (request.version() >= FIRST_LEADER_EPOCH_VERSION) {
                         partition.setLeaderEpoch(r.leaderEpoch()); // not ignorable: v1-3 cannot carry a non-default one
