@@ -21,6 +21,7 @@ import io.kaas.domain.group.GroupSnapshot;
 import io.kaas.domain.group.GroupState;
 import io.kaas.domain.group.GroupTimer;
 import io.kaas.domain.group.JoinResponse;
+import io.kaas.domain.group.OffsetRetention;
 import io.kaas.domain.group.SyncResponse;
 import io.kaas.domain.topic.TopicPartition;
 import java.util.ArrayList;
@@ -310,7 +311,7 @@ final class GroupSlot {
             if (group == null || group.state() == GroupState.DEAD) {
                 return CompletableFuture.completedFuture(false);
             }
-            expired = group.expiredOffsets(offsets.durable(), clock.nowMs(), config.offsetsRetentionMs());
+            expired = OffsetRetention.expired(group, offsets.durable(), clock.nowMs(), config.offsetsRetentionMs());
             expired.removeIf(offsets::hasPendingCommit);
             if (expired.isEmpty()) {
                 return CompletableFuture.completedFuture(dropIfEmpty());

@@ -1,7 +1,6 @@
 package io.kaas.domain.group;
 
 import io.kaas.domain.error.KafkaError;
-import io.kaas.domain.topic.TopicPartition;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -309,38 +308,14 @@ public final class ClassicGroup {
         return subscribedTopics == null || subscribedTopics.contains(topic);
     }
 
-    /**
-     * The offsets that {@code offsets.retention.minutes} has expired, as Apache 3.7's
-     * {@code GroupMetadata.removeExpiredOffsets}: all of an empty group's once it has been empty
-     * for the retention; a stable consumer group's only for topics it no longer subscribes to, each
-     * counted from its commit; an offsets-only group's (no protocol type) each from its commit. An
-     * offset committed with its own retention time (OffsetCommit v2-4) expires at that time instead,
-     * in those same cases. Other states expire nothing. The caller leaves out offsets with a commit in flight.
-     */
-    public Set<TopicPartition> expiredOffsets(Map<TopicPartition, CommittedOffset> committed, long nowMs,
-                                              long retentionMs) {
-        Set<TopicPartition> expired = new LinkedHashSet<>();
-        if (protocolType == null) {
-            committed.forEach((tp, c) -> {
-                if (c.expiredAt(nowMs, c.commitTimestampMs(), retentionMs)) {
-                    expired.add(tp);
-                }
-            });
-        } else if (state == GroupState.EMPTY) {
-            committed.forEach((tp, c) -> {
-                if (c.expiredAt(nowMs, emptySinceMs, retentionMs)) {
-                    expired.add(tp);
-                }
-            });
-        } else if (state == GroupState.STABLE && ConsumerSubscription.PROTOCOL_TYPE.equals(protocolType)
-                && subscribedTopics != null) {
-            committed.forEach((tp, c) -> {
-                if (!subscribedTopics.contains(tp.topic()) && c.expiredAt(nowMs, c.commitTimestampMs(), retentionMs)) {
-                    expired.add(tp);
-                }
-            });
-        }
-        return expired;
+    /** When the group last became empty (meaningful while it is). */
+    long emptySinceMs() {
+        return emptySinceMs;
+    }
+
+    /** Topics the members of a consumer group subscribe to; null when not known. */
+    Set<String> subscribedTopics() {
+        return subscribedTopics;
     }
 
     /** The group as DescribeGroups shows it. */

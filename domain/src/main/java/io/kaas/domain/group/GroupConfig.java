@@ -9,7 +9,7 @@ package io.kaas.domain.group;
  *                                 of an empty group waits for more members, extended per arrival (3000)
  * @param offsetMetadataMaxBytes   {@code offset.metadata.max.bytes}: longest committed metadata string (4096)
  * @param offsetsRetentionMs       {@code offsets.retention.minutes}, in milliseconds: how long an empty group keeps
- *                                 its offsets (7 days; see {@link ClassicGroup#expiredOffsets})
+ *                                 its offsets (7 days; see {@link OffsetRetention})
  * @param maxSize                  {@code group.max.size}: most members a group takes; more get GROUP_MAX_SIZE_REACHED
  *                                 (unbounded)
  * @param offsetsRetentionCheckIntervalMs {@code offsets.retention.check.interval.ms}: how often expired offsets

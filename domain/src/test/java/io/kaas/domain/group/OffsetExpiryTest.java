@@ -33,9 +33,9 @@ class OffsetExpiryTest {
         Map<TopicPartition, CommittedOffset> old = committedAt(emptySince - retention * 2);
 
         assertThat(ctx.group.state()).isEqualTo(GroupState.EMPTY);
-        assertThat(ctx.group.expiredOffsets(old, emptySince + retention - 1, retention))
+        assertThat(OffsetRetention.expired(ctx.group, old, emptySince + retention - 1, retention))
                 .as("old commits, but the group only just became empty").isEmpty();
-        assertThat(ctx.group.expiredOffsets(old, emptySince + retention, retention))
+        assertThat(OffsetRetention.expired(ctx.group, old, emptySince + retention, retention))
                 .containsExactlyInAnyOrder(SUBSCRIBED, UNSUBSCRIBED);
     }
 
@@ -44,8 +44,8 @@ class OffsetExpiryTest {
         ctx.stableGroup("c1");
         Map<TopicPartition, CommittedOffset> offsets = committedAt(ctx.nowMs);
 
-        assertThat(ctx.group.expiredOffsets(offsets, ctx.nowMs + retention - 1, retention)).isEmpty();
-        assertThat(ctx.group.expiredOffsets(offsets, ctx.nowMs + retention * 10, retention))
+        assertThat(OffsetRetention.expired(ctx.group, offsets, ctx.nowMs + retention - 1, retention)).isEmpty();
+        assertThat(OffsetRetention.expired(ctx.group, offsets, ctx.nowMs + retention * 10, retention))
                 .as("the subscribed topic's offsets never expire while the group consumes it")
                 .containsExactly(UNSUBSCRIBED);
     }
@@ -55,7 +55,7 @@ class OffsetExpiryTest {
         List<String> members = ctx.stableGroup("c1", "c2");
         ctx.leave(members.get(1));
         assertThat(ctx.group.state()).isEqualTo(GroupState.PREPARING_REBALANCE);
-        assertThat(ctx.group.expiredOffsets(committedAt(0), ctx.nowMs + retention * 10, retention)).isEmpty();
+        assertThat(OffsetRetention.expired(ctx.group, committedAt(0), ctx.nowMs + retention * 10, retention)).isEmpty();
     }
 
     @Test
@@ -65,7 +65,7 @@ class OffsetExpiryTest {
         offsets.put(new TopicPartition("t", 1),
                 new CommittedOffset(7, CommittedOffset.NO_LEADER_EPOCH, "", 5_000, UUID.randomUUID()));
 
-        assertThat(offsetsOnly.expiredOffsets(offsets, 1_000 + retention, retention))
+        assertThat(OffsetRetention.expired(offsetsOnly, offsets, 1_000 + retention, retention))
                 .containsExactlyInAnyOrder(SUBSCRIBED, UNSUBSCRIBED);
     }
 
@@ -75,8 +75,8 @@ class OffsetExpiryTest {
         ClassicGroup restored = ClassicGroup.restored("g", "consumer", ctx.config, loadedAt);
         Map<TopicPartition, CommittedOffset> ancient = committedAt(0);
 
-        assertThat(restored.expiredOffsets(ancient, loadedAt + retention - 1, retention)).isEmpty();
-        assertThat(restored.expiredOffsets(ancient, loadedAt + retention, retention)).hasSize(2);
+        assertThat(OffsetRetention.expired(restored, ancient, loadedAt + retention - 1, retention)).isEmpty();
+        assertThat(OffsetRetention.expired(restored, ancient, loadedAt + retention, retention)).hasSize(2);
     }
 
     @Test
@@ -98,10 +98,10 @@ class OffsetExpiryTest {
         offsets.put(UNSUBSCRIBED, new CommittedOffset(2, CommittedOffset.NO_LEADER_EPOCH, "", 1_000,
                 1_000 + retention * 3, null));
 
-        assertThat(offsetsOnly.expiredOffsets(offsets, 1_499, retention)).isEmpty();
-        assertThat(offsetsOnly.expiredOffsets(offsets, 1_500, retention)).as("its own, shorter, retention")
+        assertThat(OffsetRetention.expired(offsetsOnly, offsets, 1_499, retention)).isEmpty();
+        assertThat(OffsetRetention.expired(offsetsOnly, offsets, 1_500, retention)).as("its own, shorter, retention")
                 .containsExactly(SUBSCRIBED);
-        assertThat(offsetsOnly.expiredOffsets(offsets, 1_000 + retention, retention))
+        assertThat(OffsetRetention.expired(offsetsOnly, offsets, 1_000 + retention, retention))
                 .as("its own, longer, retention outlasts the broker's").containsExactly(SUBSCRIBED);
     }
 }
