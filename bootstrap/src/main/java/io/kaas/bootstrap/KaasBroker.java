@@ -19,6 +19,7 @@ import io.kaas.adapter.wire.dispatch.ConnectionLimits;
 import io.kaas.application.log.DiskLogEngine;
 import io.kaas.application.log.LogEngine;
 import io.kaas.application.log.MemoryLogEngine;
+import io.kaas.application.log.PartitionLog;
 import io.kaas.application.memory.InMemoryMarkerQueue;
 import io.kaas.application.memory.InMemoryOffsetStore;
 import io.kaas.application.memory.InMemoryProducerFenceLog;
@@ -41,8 +42,7 @@ import io.kaas.application.service.MetadataService;
 import io.kaas.application.service.PartitionLeadershipService;
 import io.kaas.application.service.ProduceService;
 import io.kaas.application.service.ProducerIdService;
-import io.kaas.application.service.ProducerExpiryService;
-import io.kaas.application.service.RetentionService;
+import io.kaas.application.service.PartitionSweep;
 import io.kaas.application.service.StandaloneCluster;
 import io.kaas.application.service.TopicService;
 import io.kaas.application.service.TransactionServices;
@@ -118,11 +118,11 @@ public final class KaasBroker implements AutoCloseable {
                 : new MemoryLogEngine(purgatory);
         TopicService topics = new TopicService(topicStore, engine, settings, brokerConfigs, UUID::randomUUID);
         topics.start();
-        RetentionService retention = new RetentionService(topics, scheduler, io, clock, config.retentionCheckIntervalMs());
-        retention.start();
-        ProducerExpiryService producerExpiry = new ProducerExpiryService(topics, scheduler, io, clock,
-                config.producerIdExpirationMs(), config.producerIdExpirationCheckIntervalMs());
-        producerExpiry.start();
+        PartitionSweep retention = PartitionSweep.start("the retention sweep", topics, scheduler, io, clock,
+                config.retentionCheckIntervalMs(), PartitionLog::applyRetention);
+        PartitionSweep producerExpiry = PartitionSweep.start("the producer-id expiry", topics, scheduler, io, clock,
+                config.producerIdExpirationCheckIntervalMs(),
+                (log, now) -> log.expireProducers(now, config.producerIdExpirationMs()));
 
         WireSettings wire = new WireSettings(config.bindHost(), config.port(), config.maxFrameBytes(),
                 config.ioThreads(), config.socketSendBufferBytes(), config.socketReceiveBufferBytes(),

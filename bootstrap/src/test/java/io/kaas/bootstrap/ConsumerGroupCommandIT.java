@@ -50,10 +50,7 @@ class ConsumerGroupCommandIT {
         kaas.produce("tool-topic", 20, "value-");
         try (PollingConsumer consumer = kaas.groupMember("tool-group", "tool-topic")) {
             await().atMost(EmbeddedKaas.DEFAULT_TIMEOUT).until(() -> consumer.records().size() == 20);
-            consumer.call(c -> {
-                c.commitSync();
-                return null;
-            });
+            consumer.commitSync();
 
             assertThat(tool("--list")).contains("tool-group");
 

@@ -40,17 +40,6 @@ class GroupAdminIT {
         return consumers;
     }
 
-    private static void commit(PollingConsumer consumer, Map<TopicPartition, OffsetAndMetadata> offsets) {
-        consumer.call(c -> {
-            c.commitSync(offsets);
-            return null;
-        });
-    }
-
-    private static Map<TopicPartition, OffsetAndMetadata> offsets(Admin admin, String group) throws Exception {
-        return admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
-    }
-
     private static Throwable cause(ExecutionException e) {
         return e.getCause();
     }
@@ -97,7 +86,7 @@ class GroupAdminIT {
         String group = topic + "-group";
         Admin admin = kaas.admin();
         List<PollingConsumer> consumers = stableGroup(kaas, group, topic);
-        commit(consumers.get(0), Map.of(new TopicPartition(topic, 0), new OffsetAndMetadata(1)));
+        consumers.get(0).commitSync(Map.of(new TopicPartition(topic, 0), new OffsetAndMetadata(1)));
 
         ExecutionException busy = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
                 () -> admin.deleteConsumerGroups(List.of(group)).all().get());
@@ -108,7 +97,7 @@ class GroupAdminIT {
 
         assertThat(admin.listConsumerGroups().all().get()).extracting(ConsumerGroupListing::groupId)
                 .doesNotContain(group);
-        assertThat(offsets(admin, group)).isEmpty();
+        assertThat(EmbeddedKaas.committedOffsets(admin, group)).isEmpty();
         ExecutionException gone = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
                 () -> admin.deleteConsumerGroups(List.of(group)).all().get());
         assertThat(cause(gone)).isInstanceOf(GroupIdNotFoundException.class);
@@ -124,17 +113,17 @@ class GroupAdminIT {
         List<PollingConsumer> consumers = stableGroup(kaas, group, topic);
         TopicPartition consumed = new TopicPartition(topic, 0);
         TopicPartition notConsumed = new TopicPartition(other, 0);
-        commit(consumers.get(0), Map.of(consumed, new OffsetAndMetadata(3), notConsumed, new OffsetAndMetadata(4)));
+        consumers.get(0).commitSync(Map.of(consumed, new OffsetAndMetadata(3), notConsumed, new OffsetAndMetadata(4)));
 
         ExecutionException refused = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
                 () -> admin.deleteConsumerGroupOffsets(group, Set.of(consumed)).all().get());
         assertThat(cause(refused)).isInstanceOf(GroupSubscribedToTopicException.class);
         admin.deleteConsumerGroupOffsets(group, Set.of(notConsumed)).all().get();
-        assertThat(offsets(admin, group)).containsOnlyKeys(consumed);
+        assertThat(EmbeddedKaas.committedOffsets(admin, group)).containsOnlyKeys(consumed);
 
         consumers.forEach(PollingConsumer::close);
         admin.deleteConsumerGroupOffsets(group, Set.of(consumed)).all().get();
-        assertThat(offsets(admin, group)).isEmpty();
+        assertThat(EmbeddedKaas.committedOffsets(admin, group)).isEmpty();
     }
 
     @Test
@@ -144,7 +133,7 @@ class GroupAdminIT {
         Admin admin = kaas.admin();
         List<PollingConsumer> consumers = stableGroup(kaas, group, topic);
         TopicPartition tp = new TopicPartition(topic, 1);
-        commit(consumers.get(0), Map.of(tp, new OffsetAndMetadata(5)));
+        consumers.get(0).commitSync(Map.of(tp, new OffsetAndMetadata(5)));
 
         ExecutionException active = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
                 () -> admin.alterConsumerGroupOffsets(group, Map.of(tp, new OffsetAndMetadata(0))).all().get());
@@ -154,8 +143,9 @@ class GroupAdminIT {
         admin.alterConsumerGroupOffsets(group, Map.of(tp, new OffsetAndMetadata(0, "reset"),
                 new TopicPartition(topic, 3), new OffsetAndMetadata(9))).all().get();
 
-        assertThat(offsets(admin, group)).containsOnly(Map.entry(tp, new OffsetAndMetadata(0, "reset")),
-                Map.entry(new TopicPartition(topic, 3), new OffsetAndMetadata(9)));
+        assertThat(EmbeddedKaas.committedOffsets(admin, group))
+                .containsOnly(Map.entry(tp, new OffsetAndMetadata(0, "reset")),
+                        Map.entry(new TopicPartition(topic, 3), new OffsetAndMetadata(9)));
         ExecutionException unknownTopic = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
                 () -> admin.alterConsumerGroupOffsets(group, Map.of(new TopicPartition("no-such-topic", 0),
                         new OffsetAndMetadata(1))).all().get());

@@ -33,10 +33,6 @@ class GroupOffsetsDurabilityIT {
         }
     }
 
-    private static Map<TopicPartition, OffsetAndMetadata> offsets(Admin admin, String group) throws Exception {
-        return admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
-    }
-
     @Test
     void aStableGroupCarriesOnAcrossABrokerRestartWithoutARebalance(EmbeddedKaas kaas) throws Exception {
         kaas.createTopic("events", 4);
@@ -54,10 +50,7 @@ class GroupOffsetsDurabilityIT {
         await().atMost(EmbeddedKaas.DEFAULT_TIMEOUT)
                 .until(() -> members.stream().mapToInt(m -> m.records().size()).sum() == 40);
         for (PollingConsumer m : members) {
-            m.call(c -> {
-                c.commitSync();
-                return null;
-            });
+            m.commitSync();
         }
         assertThat(members).as("same generation, same partitions: the restarted coordinator resumed the group")
                 .allSatisfy(m -> {
@@ -65,7 +58,8 @@ class GroupOffsetsDurabilityIT {
                     assertThat(m.generation()).isEqualTo(generation);
                 })
                 .extracting(PollingConsumer::assignment).containsExactlyElementsOf(assignments);
-        assertThat(offsets(kaas.admin(), "steady").values().stream().mapToLong(OffsetAndMetadata::offset).sum())
+        assertThat(EmbeddedKaas.committedOffsets(kaas.admin(), "steady").values().stream()
+                .mapToLong(OffsetAndMetadata::offset).sum())
                 .isEqualTo(40);
     }
 
@@ -75,10 +69,7 @@ class GroupOffsetsDurabilityIT {
         TopicPartition tp = new TopicPartition("orders", 2);
         try (PollingConsumer member = kaas.groupMember("billing", "orders")) {
             await().atMost(EmbeddedKaas.DEFAULT_TIMEOUT).until(() -> member.assignment().size() == 3);
-            member.call(c -> {
-                c.commitSync(Map.of(tp, new OffsetAndMetadata(17, "before restart")));
-                return null;
-            });
+            member.commitSync(Map.of(tp, new OffsetAndMetadata(17, "before restart")));
         }
         assertThat(kaas.dataDir().resolve("__cluster/__consumer_offsets/billing.json")).exists();
         kaas.closeClients();
@@ -105,8 +96,8 @@ class GroupOffsetsDurabilityIT {
         admin.deleteTopics(List.of("doomed")).all().get();
 
         await().atMost(EmbeddedKaas.DEFAULT_TIMEOUT).untilAsserted(() -> {
-            assertThat(offsets(admin, "loaded")).containsOnlyKeys(kept);
-            assertThat(offsets(admin, "only-doomed")).isEmpty();
+            assertThat(EmbeddedKaas.committedOffsets(admin, "loaded")).containsOnlyKeys(kept);
+            assertThat(EmbeddedKaas.committedOffsets(admin, "only-doomed")).isEmpty();
         });
         await().atMost(EmbeddedKaas.DEFAULT_TIMEOUT).until(() ->
                 !Files.exists(kaas.dataDir().resolve("__cluster/__consumer_offsets/only-doomed.json")));
@@ -115,7 +106,7 @@ class GroupOffsetsDurabilityIT {
         kaas.closeClients();
         kaas.restart();
         Admin after = kaas.admin();
-        assertThat(offsets(after, "loaded")).containsOnlyKeys(kept);
+        assertThat(EmbeddedKaas.committedOffsets(after, "loaded")).containsOnlyKeys(kept);
         assertThat(after.listConsumerGroups().all().get()).extracting(ConsumerGroupListing::groupId)
                 .contains("loaded").doesNotContain("only-doomed");
     }
@@ -128,7 +119,8 @@ class GroupOffsetsDurabilityIT {
             memory.createTopic("m", 1);
             TopicPartition tp = new TopicPartition("m", 0);
             commit(memory, "in-memory", Map.of(tp, new OffsetAndMetadata(2)));
-            assertThat(offsets(memory.admin(), "in-memory")).containsEntry(tp, new OffsetAndMetadata(2));
+            assertThat(EmbeddedKaas.committedOffsets(memory.admin(), "in-memory"))
+                    .containsEntry(tp, new OffsetAndMetadata(2));
             assertThat(memory.dataDir().resolve("__cluster/__consumer_offsets")).doesNotExist();
         }
     }

@@ -48,10 +48,10 @@ class OffsetRetentionIT {
         Map<TopicPartition, OffsetAndMetadata> five = Map.of(tp, new OffsetAndMetadata(5));
 
         PollingConsumer leaving = member(broker, "leaving", topic);
-        commit(leaving, five);
+        leaving.commitSync(five);
         leaving.close();
         PollingConsumer staying = member(broker, "staying", topic);
-        commit(staying, five);
+        staying.commitSync(five);
         Map<String, Object> manual = new HashMap<>(broker.consumerConfig(Map.of(ConsumerConfig.GROUP_ID_CONFIG, "manual")));
         try (KafkaConsumer<byte[], byte[]> offsetsOnly = new KafkaConsumer<>(manual)) {
             offsetsOnly.assign(List.of(tp));
@@ -59,21 +59,22 @@ class OffsetRetentionIT {
         }
         Admin admin = broker.admin();
         for (String group : List.of("leaving", "staying", "manual")) {
-            assertThat(offsets(admin, group)).as(group).containsEntry(tp, new OffsetAndMetadata(5));
+            assertThat(EmbeddedKaas.committedOffsets(admin, group)).as(group)
+                    .containsEntry(tp, new OffsetAndMetadata(5));
         }
 
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
             assertThat(admin.listConsumerGroups().all().get()).extracting(ConsumerGroupListing::groupId)
                     .doesNotContain("leaving", "manual");
-            assertThat(offsets(admin, "leaving")).isEmpty();
-            assertThat(offsets(admin, "manual")).isEmpty();
+            assertThat(EmbeddedKaas.committedOffsets(admin, "leaving")).isEmpty();
+            assertThat(EmbeddedKaas.committedOffsets(admin, "manual")).isEmpty();
         });
         Path offsetsDir = broker.dataDir().resolve("__cluster").resolve("__consumer_offsets");
         try (var files = Files.list(offsetsDir)) {
             assertThat(files.map(f -> f.getFileName().toString())).as("only the consuming group has a file")
                     .containsExactly("staying.json");
         }
-        assertThat(offsets(admin, "staying")).as("a group consuming the topic keeps its offsets")
+        assertThat(EmbeddedKaas.committedOffsets(admin, "staying")).as("a group consuming the topic keeps its offsets")
                 .containsEntry(tp, new OffsetAndMetadata(5));
         assertThat(staying.failure()).isNull();
     }
@@ -84,14 +85,4 @@ class OffsetRetentionIT {
         return consumer;
     }
 
-    private static void commit(PollingConsumer consumer, Map<TopicPartition, OffsetAndMetadata> offsets) {
-        consumer.call(c -> {
-            c.commitSync(offsets);
-            return null;
-        });
-    }
-
-    private static Map<TopicPartition, OffsetAndMetadata> offsets(Admin admin, String group) throws Exception {
-        return admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
-    }
 }

@@ -26,6 +26,7 @@ import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -362,6 +363,11 @@ public final class EmbeddedKaas implements AutoCloseable {
             }
             producer.flush();
         }
+    }
+
+    /** The group's committed offsets, as the AdminClient lists them. */
+    public static Map<TopicPartition, OffsetAndMetadata> committedOffsets(Admin admin, String group) throws Exception {
+        return admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
     }
 
     /**

@@ -15,6 +15,7 @@ import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 
@@ -90,6 +91,22 @@ public final class PollingConsumer implements AutoCloseable {
         } catch (InterruptedException | TimeoutException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** commitSync of {@code offsets}, on the consumer's thread. */
+    public void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets) {
+        call(c -> {
+            c.commitSync(offsets);
+            return null;
+        });
+    }
+
+    /** commitSync of the positions consumed so far, on the consumer's thread. */
+    public void commitSync() {
+        call(c -> {
+            c.commitSync();
+            return null;
+        });
     }
 
     public Set<TopicPartition> assignment() {
