@@ -2,6 +2,7 @@ package io.kaas.bootstrap;
 
 import io.kaas.adapter.fs.ClusterIdFile;
 import io.kaas.adapter.fs.JacksonCodec;
+import io.kaas.adapter.fs.JsonFiles;
 import io.kaas.adapter.fs.DataDirectoryLock;
 import io.kaas.adapter.fs.DataLayout;
 import io.kaas.adapter.fs.JsonOffsetStore;
@@ -28,6 +29,7 @@ import io.kaas.application.memory.InMemoryTopicStore;
 import io.kaas.application.memory.InMemoryTransactionStateStore;
 import io.kaas.application.port.in.ClusterUseCase;
 import io.kaas.application.port.out.Clock;
+import io.kaas.application.port.out.Filesystem;
 import io.kaas.application.port.out.ProducerIdBlockStore;
 import io.kaas.application.port.out.TopicStore;
 import io.kaas.application.service.BrokerSettings;
@@ -84,10 +86,18 @@ public final class KaasBroker implements AutoCloseable {
      * same directory fails here, before touching a file.
      */
     public static KaasBroker start(BrokerConfig config) throws InterruptedException {
+        return start(config, new NioFilesystem());
+    }
+
+    /**
+     * Starts a broker whose every file on the data volume goes through {@code fs}: the real volume in
+     * production, a checking or fault-injecting filesystem in tests.
+     */
+    public static KaasBroker start(BrokerConfig config, Filesystem fs) throws InterruptedException {
         Optional<DataDirectoryLock> lock = config.storage() == BrokerConfig.Storage.DISK
                 ? Optional.of(DataDirectoryLock.acquire(config.dataDir())) : Optional.empty();
         try {
-            return start(config, lock);
+            return start(config, fs, lock);
         } catch (Exception e) {
             // also a BindException, which Netty throws undeclared
             lock.ifPresent(DataDirectoryLock::close);
@@ -95,26 +105,29 @@ public final class KaasBroker implements AutoCloseable {
         }
     }
 
-    private static KaasBroker start(BrokerConfig config, Optional<DataDirectoryLock> lock) throws InterruptedException {
+    private static KaasBroker start(BrokerConfig config, Filesystem fs, Optional<DataDirectoryLock> lock)
+            throws InterruptedException {
         boolean disk = config.storage() == BrokerConfig.Storage.DISK;
         DataLayout layout = new DataLayout(config.dataDir());
+        JacksonCodec codec = new JacksonCodec();
+        JsonFiles json = new JsonFiles(fs, codec);
         Clock clock = new SystemClock();
         ExecutorScheduler scheduler = new ExecutorScheduler();
         BrokerSettings settings = new BrokerSettings(config.brokerId(), config.defaultPartitions(),
                 config.autoCreateTopics(), config.maxPartitionsPerTopic());
         BrokerConfigs brokerConfigs = BrokerConfigView.of(config);
 
-        TopicStore topicStore = disk ? new JsonTopicStore(layout) : new InMemoryTopicStore();
-        ProducerIdBlockStore pidStore = disk ? new JsonProducerIdBlockStore(layout, config.brokerId())
+        TopicStore topicStore = disk ? new JsonTopicStore(layout, json) : new InMemoryTopicStore();
+        ProducerIdBlockStore pidStore = disk ? new JsonProducerIdBlockStore(layout, json, config.brokerId())
                 : new InMemoryProducerIdBlockStore();
         String clusterId = config.clusterId().orElseGet(() -> disk
-                ? ClusterIdFile.loadOrCreate(layout, KaasBroker::newClusterId) : newClusterId());
+                ? ClusterIdFile.loadOrCreate(layout, json, KaasBroker::newClusterId) : newClusterId());
 
         IoExecutor io = new IoExecutor();
         FetchPurgatory purgatory = new FetchPurgatory();
         LogEngine engine = disk
                 ? new DiskLogEngine(new DiskLogEngine.Settings(config.dataDir(), 0, config.fsyncMaxLatencyMs()),
-                        new NioFilesystem(), new JacksonCodec(), io, scheduler, clock, purgatory)
+                        fs, codec, io, scheduler, clock, purgatory)
                 : new MemoryLogEngine(purgatory);
         TopicService topics = new TopicService(topicStore, engine, settings, brokerConfigs, UUID::randomUUID);
         topics.start();
@@ -130,14 +143,14 @@ public final class KaasBroker implements AutoCloseable {
         AtomicInteger boundPort = new AtomicInteger(config.port());
         ClusterUseCase cluster = new StandaloneCluster(clusterId, config.brokerId(), config.advertisedHost(),
                 boundPort::get, config.rack().orElse(null));
-        ProducerIdService producerIds = new ProducerIdService(config.brokerId(), pidStore);
+        ProducerIdService producerIds = new ProducerIdService(config.brokerId(), pidStore, io);
         TransactionServices transactions = TransactionServices.create(config.transactions(),
-                disk ? new JsonTransactionStateStore(layout) : new InMemoryTransactionStateStore(),
-                disk ? new JsonMarkerQueue(layout) : new InMemoryMarkerQueue(),
-                disk ? new JsonProducerFenceLog(layout, config.brokerId()) : new InMemoryProducerFenceLog(config.brokerId()),
+                disk ? new JsonTransactionStateStore(layout, json) : new InMemoryTransactionStateStore(),
+                disk ? new JsonMarkerQueue(layout, json) : new InMemoryMarkerQueue(),
+                disk ? new JsonProducerFenceLog(layout, json, config.brokerId()) : new InMemoryProducerFenceLog(config.brokerId()),
                 topics, cluster, producerIds, clock, scheduler, io);
         GroupCoordinatorService groups = new GroupCoordinatorService(config.groups(),
-                disk ? new JsonOffsetStore(layout) : new InMemoryOffsetStore(), topics, cluster, clock, scheduler, io,
+                disk ? new JsonOffsetStore(layout, json) : new InMemoryOffsetStore(), topics, cluster, clock, scheduler, io,
                 UUID::randomUUID, transactions.coordinator());
         topics.addDeletionListener(groups::onTopicDeleted);
         groups.start();
@@ -151,8 +164,8 @@ public final class KaasBroker implements AutoCloseable {
                     new ProduceService(topics, clock, scheduler,
                             config.transactions().partitionVerification() ? transactions.coordinator() : null),
                     new FetchService(topics, purgatory, scheduler),
-                    new ListOffsetsService(topics),
-                    new MetadataService(topics, cluster, settings),
+                    new ListOffsetsService(topics, io),
+                    new MetadataService(topics, cluster, settings, io),
                     topics,
                     cluster,
                     producerIds,

@@ -39,6 +39,8 @@ import org.junit.jupiter.api.io.TempDir;
  * invisible to read_committed after the restart - clean or SIGKILL.
  */
 class TransactionsRestartIT {
+    private static final io.kaas.adapter.fs.JsonFiles JSON = new io.kaas.adapter.fs.JsonFiles(new io.kaas.adapter.fs.NioFilesystem(), new io.kaas.adapter.fs.JacksonCodec());
+
     private static final Duration WAIT = Duration.ofSeconds(30);
 
     @RegisterExtension
@@ -94,7 +96,7 @@ class TransactionsRestartIT {
         producer.close(Duration.ZERO);
         broker.stopBroker();
         // The coordinator made PrepareCommit durable, then died before placing any marker.
-        JsonTransactionStateStore slots = new JsonTransactionStateStore(new DataLayout(broker.dataDir()));
+        JsonTransactionStateStore slots = new JsonTransactionStateStore(new DataLayout(broker.dataDir()), JSON);
         int slot = TxnSlots.slotFor("prepared");
         List<Transaction> state = slots.load(slot).stream().map(t -> t.transactionalId().equals("prepared")
                 ? new Transaction(t.transactionalId(), t.producerId(), t.lastProducerId(), t.producerEpoch(),

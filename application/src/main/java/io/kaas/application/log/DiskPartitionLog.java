@@ -50,6 +50,7 @@ final class DiskPartitionLog extends ProducerTrackingLog {
     private final Filesystem fs;
     private final JsonCodec codec;
     private final Executor io;
+    private final Executor appendQueue;
     private final Scheduler scheduler;
     private final AppendListener listener;
     private final long fsyncMaxLatencyMs;
@@ -102,6 +103,7 @@ final class DiskPartitionLog extends ProducerTrackingLog {
         this.fs = fs;
         this.codec = codec;
         this.io = io;
+        this.appendQueue = new SerialExecutor(io);
         this.scheduler = scheduler;
         this.listener = listener;
         this.fsyncMaxLatencyMs = fsyncMaxLatencyMs;
@@ -124,6 +126,11 @@ final class DiskPartitionLog extends ProducerTrackingLog {
     @Override
     public TopicPartition topicPartition() {
         return topicPartition;
+    }
+
+    @Override
+    public Executor appendQueue() {
+        return appendQueue;
     }
 
     @Override

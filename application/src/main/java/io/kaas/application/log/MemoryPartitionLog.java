@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 
 /**
  * A partition log held in the heap ({@code KAAS_STORAGE=memory}); nothing survives a restart.
@@ -45,6 +46,12 @@ final class MemoryPartitionLog extends ProducerTrackingLog {
     @Override
     public TopicPartition topicPartition() {
         return topicPartition;
+    }
+
+    /** Appends in memory touch no file: they run inline, on the caller's thread. */
+    @Override
+    public Executor appendQueue() {
+        return Runnable::run;
     }
 
     @Override

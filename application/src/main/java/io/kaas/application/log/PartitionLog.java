@@ -6,6 +6,7 @@ import io.kaas.domain.topic.TopicPartition;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Executor;
 
 /**
  * One partition's log. Appends are serialised inside the log (idempotence classification, offset
@@ -23,6 +24,13 @@ public interface PartitionLog {
     default AppendResult append(ByteBuffer batch, long nowMs) {
         return append(batch, nowMs, VerificationGuard.NOT_REQUIRED);
     }
+
+    /**
+     * Where appends to this log run when their caller must not do file work (a connection's event
+     * loop): one at a time in submission order, on an I/O thread for a log on files, inline for one
+     * in memory. Appends submitted here in order are appended in that order.
+     */
+    Executor appendQueue();
 
     /**
      * Appends a produced batch; a transactional batch that would start its producer's transaction

@@ -12,24 +12,42 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 
 /** Answers Metadata: topics, partitions and leaders, with Apache's auto-creation of unknown topics. */
 public final class MetadataService implements MetadataUseCase {
     private final TopicService topics;
     private final ClusterUseCase cluster;
     private final BrokerSettings settings;
+    private final Executor io;
 
-    public MetadataService(TopicService topics, ClusterUseCase cluster, BrokerSettings settings) {
+    /** @param io where topics are created: creating fsyncs files */
+    public MetadataService(TopicService topics, ClusterUseCase cluster, BrokerSettings settings, Executor io) {
         this.topics = topics;
         this.cluster = cluster;
         this.settings = settings;
+        this.io = io;
     }
 
     @Override
-    public List<TopicMetadata> describe(List<String> names, boolean allowAutoCreate) {
+    public List<TopicMetadata> describe(List<String> names) {
         if (names == null) {
             return topics.all().stream().sorted(Comparator.comparing(Topic::name)).map(this::describe).toList();
         }
+        return describe(names, false);
+    }
+
+    @Override
+    public CompletionStage<List<TopicMetadata>> describeOrCreate(List<String> names) {
+        boolean creates = settings.autoCreateTopics() && names.stream()
+                .anyMatch(name -> topics.byName(name).isEmpty() && TopicNames.validate(name).isEmpty());
+        return creates ? CompletableFuture.supplyAsync(() -> describe(names, true), io)
+                : CompletableFuture.completedFuture(describe(names, false));
+    }
+
+    private List<TopicMetadata> describe(List<String> names, boolean create) {
         List<TopicMetadata> out = new ArrayList<>(names.size());
         for (String name : names) {
             Optional<Topic> topic = topics.byName(name);
@@ -38,7 +56,7 @@ public final class MetadataService implements MetadataUseCase {
                 out.add(TopicMetadata.failed(name, KafkaError.INVALID_TOPIC_EXCEPTION));
                 continue;
             }
-            if (topic.isEmpty() && allowAutoCreate && settings.autoCreateTopics()) {
+            if (topic.isEmpty() && create) {
                 topic = autoCreate(name, out);
                 if (topic.isEmpty()) {
                     continue;

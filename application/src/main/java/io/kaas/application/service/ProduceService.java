@@ -21,6 +21,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 
 /**
  * The produce path in front of the logs: per partition, the topic must exist, the batch must be
@@ -28,8 +29,9 @@ import java.util.concurrent.CompletionStage;
  * its timestamps within the topic's limits; a LogAppendTime topic's batch is then stamped with the
  * broker's clock (a header rewrite). A transactional batch that would start its producer's
  * transaction on the partition is first confirmed with the transaction coordinator (KIP-890
- * verification, as Apache 3.7 does by default). The log classifies and appends it. For
- * {@code acks=-1} the answer waits until the log reports the batch durable.
+ * verification, as Apache 3.7 does by default). The log classifies and appends it, on its append
+ * queue (an I/O thread for a log on files: the caller may be an event loop). For {@code acks=-1}
+ * the answer waits until the log reports the batch durable.
  */
 public final class ProduceService implements ProduceUseCase {
     private final TopicService topics;
@@ -69,22 +71,35 @@ public final class ProduceService implements ProduceUseCase {
             return CompletableFuture.completedFuture(refused);
         }
         long now = clock.nowMs();
-        List<CompletableFuture<PartitionResult>> results = new ArrayList<>(command.partitions().size());
+        List<CompletableFuture<CompletableFuture<PartitionResult>>> appended = new ArrayList<>(command.partitions().size());
         for (PartitionRecords p : command.partitions()) {
-            results.add(appendOne(command.transactionalId(), p, now, acks == -1));
+            appended.add(appendOne(command.transactionalId(), p, now, acks == -1));
         }
+        List<CompletableFuture<PartitionResult>> results = appended.stream()
+                .map(a -> a.thenCompose(Function.identity())).toList();
         CompletableFuture<List<PartitionResult>> all = CompletableFuture.allOf(results.toArray(CompletableFuture[]::new))
                 .thenApply(ignored -> results.stream().map(CompletableFuture::join).toList());
-        if (acks == -1 && !all.isDone()) {
-            Scheduler.Cancellable timeout = scheduler.schedule(
-                    () -> all.complete(timedOut(command.partitions(), results)), command.timeoutMs());
-            all.whenComplete((r, e) -> timeout.cancel());
+        if (acks == -1) {
+            // As Apache's DelayedProduce: the timeout bounds the wait for durability, from when every batch is
+            // appended. It never answers before then: an append still queued reads the request's bytes.
+            CompletableFuture.allOf(appended.toArray(CompletableFuture[]::new)).thenRun(() -> {
+                if (!all.isDone()) {
+                    Scheduler.Cancellable timeout = scheduler.schedule(
+                            () -> all.complete(timedOut(command.partitions(), results)), command.timeoutMs());
+                    all.whenComplete((r, e) -> timeout.cancel());
+                }
+            });
         }
         return all;
     }
 
-    private CompletableFuture<PartitionResult> appendOne(String transactionalId, PartitionRecords p, long now,
-                                                         boolean waitDurable) {
+    /**
+     * Checks and appends one partition's batch. The outer future completes once the batch is appended
+     * (or refused), with its answer, which for {@code acks=-1} waits until the batch is durable. The
+     * append itself runs on the log's append queue, never on the caller's thread when the log is on files.
+     */
+    private CompletableFuture<CompletableFuture<PartitionResult>> appendOne(String transactionalId, PartitionRecords p,
+                                                                            long now, boolean waitDurable) {
         Optional<PartitionLog> log = topics.log(p.partition());
         Optional<TopicConfig> config = topics.config(p.partition().topic());
         if (log.isEmpty() || config.isEmpty()) {
@@ -138,10 +153,15 @@ public final class ProduceService implements ProduceUseCase {
                 : PartitionResult.failed(p.partition(), KafkaError.KAFKA_STORAGE_ERROR, cause.getMessage());
     }
 
-    private CompletableFuture<PartitionResult> append(PartitionLog log, PartitionRecords p, long now,
-                                                      VerificationGuard guard, boolean logAppendTime,
-                                                      boolean waitDurable) {
-        AppendResult result = log.append(p.records(), now, guard);
+    private CompletableFuture<CompletableFuture<PartitionResult>> append(PartitionLog log, PartitionRecords p, long now,
+                                                                         VerificationGuard guard, boolean logAppendTime,
+                                                                         boolean waitDurable) {
+        return CompletableFuture.supplyAsync(() -> log.append(p.records(), now, guard), log.appendQueue())
+                .thenApply(result -> answer(result, p, now, logAppendTime, waitDurable));
+    }
+
+    private static CompletableFuture<PartitionResult> answer(AppendResult result, PartitionRecords p, long now,
+                                                             boolean logAppendTime, boolean waitDurable) {
         if (result instanceof AppendResult.Appended appended) {
             PartitionResult ok = new PartitionResult(p.partition(), KafkaError.NONE, null, appended.baseOffset(),
                     logAppendTime ? now : appended.logAppendTimeMs(), appended.logStartOffset());
@@ -155,7 +175,7 @@ public final class ProduceService implements ProduceUseCase {
                     duplicate.baseOffset(), -1L, duplicate.logStartOffset()));
         }
         AppendResult.Rejected rejected = (AppendResult.Rejected) result;
-        return failed(p, rejected.error(), rejected.message());
+        return CompletableFuture.completedFuture(PartitionResult.failed(p.partition(), rejected.error(), rejected.message()));
     }
 
     /**
@@ -163,7 +183,7 @@ public final class ProduceService implements ProduceUseCase {
      * trouble becomes NOT_ENOUGH_REPLICAS (which every client retries without a metadata refresh);
      * a partition not in the transaction is INVALID_TXN_STATE; the producer's own errors pass through.
      */
-    private static CompletableFuture<PartitionResult> unverified(PartitionRecords p, KafkaError error) {
+    private static CompletableFuture<CompletableFuture<PartitionResult>> unverified(PartitionRecords p, KafkaError error) {
         return switch (error) {
             case INVALID_TXN_STATE -> failed(p, error, "Partition was not added to the transaction");
             case CONCURRENT_TRANSACTIONS, COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR ->
@@ -195,7 +215,9 @@ public final class ProduceService implements ProduceUseCase {
         return out;
     }
 
-    private static CompletableFuture<PartitionResult> failed(PartitionRecords p, KafkaError error, String message) {
-        return CompletableFuture.completedFuture(PartitionResult.failed(p.partition(), error, message));
+    private static CompletableFuture<CompletableFuture<PartitionResult>> failed(PartitionRecords p, KafkaError error,
+                                                                                 String message) {
+        return CompletableFuture.completedFuture(
+                CompletableFuture.completedFuture(PartitionResult.failed(p.partition(), error, message)));
     }
 }

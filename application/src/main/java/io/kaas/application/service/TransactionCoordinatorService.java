@@ -1,7 +1,6 @@
 package io.kaas.application.service;
 
 import io.kaas.application.port.in.ClusterUseCase;
-import io.kaas.application.port.in.ProducerIdUseCase;
 import io.kaas.application.port.in.TransactionCoordinator;
 import io.kaas.application.port.out.Clock;
 import io.kaas.application.port.out.MarkerQueue;
@@ -56,7 +55,7 @@ public final class TransactionCoordinatorService implements TransactionCoordinat
     private final TopicService topics;
     private final ClusterUseCase cluster;
     private final Executor io;
-    private final ProducerIdUseCase producerIds;
+    private final ProducerIdService producerIds;
     private final ProducerStateService producers;
     private final TxnMarkerDispatcher dispatcher;
     private final Clock clock;
@@ -68,7 +67,7 @@ public final class TransactionCoordinatorService implements TransactionCoordinat
      * @param coordinatorEpoch the coordinator epoch written in markers
      */
     public TransactionCoordinatorService(TransactionSettings settings, TransactionStateStore store, TopicService topics,
-                                         ClusterUseCase cluster, ProducerIdUseCase producerIds, TxnMarkerWriter markers,
+                                         ClusterUseCase cluster, ProducerIdService producerIds, TxnMarkerWriter markers,
                                          MarkerQueue queue, ProducerStateService producers,
                                          Clock clock, Executor io, int coordinatorEpoch) {
         this.settings = settings;
@@ -131,10 +130,10 @@ public final class TransactionCoordinatorService implements TransactionCoordinat
             long now = clock.nowMs();
             before.set(slot.get(transactionalId)); // the state the bump is measured against, before the write lands
             TxnSlot.Run<InitResult> first = slot.run(transactionalId, new TxnCommand.InitProducerId(timeoutMs, claimed, -1L),
-                    now, () -> Transaction.create(transactionalId, producerIds.newProducerId(), timeoutMs, now));
+                    now, () -> Transaction.create(transactionalId, producerIds.allocate(), timeoutMs, now));
             if (first.status() == TxnSlot.Status.RAN && first.response().needsFreshProducerId()) {
                 return slot.run(transactionalId, new TxnCommand.InitProducerId(timeoutMs, claimed,
-                        producerIds.newProducerId()), now, null);
+                        producerIds.allocate()), now, null);
             }
             return first;
         }), io).thenCompose(running -> running).thenCompose(run -> initialized(slot, transactionalId, before.get(), run));

@@ -1,7 +1,6 @@
 package io.kaas.application.service;
 
 import io.kaas.application.port.in.ClusterUseCase;
-import io.kaas.application.port.in.ProducerIdUseCase;
 import io.kaas.application.port.out.Clock;
 import io.kaas.application.port.out.MarkerQueue;
 import io.kaas.application.port.out.ProducerFenceLog;
@@ -26,7 +25,7 @@ public record TransactionServices(TxnMarkerWriter markers, ProducerStateService 
      */
     public static TransactionServices create(TransactionSettings settings, TransactionStateStore store, MarkerQueue queue,
                                              ProducerFenceLog fenceLog, TopicService topics, ClusterUseCase cluster,
-                                             ProducerIdUseCase producerIds, Clock clock, Scheduler scheduler, Executor io) {
+                                             ProducerIdService producerIds, Clock clock, Scheduler scheduler, Executor io) {
         TxnMarkerWriter markers = new TxnMarkerWriter(topics, cluster, clock);
         ProducerStateService producers = new ProducerStateService(topics, cluster, fenceLog, clock, io);
         TransactionCoordinatorService coordinator = new TransactionCoordinatorService(settings, store, topics, cluster,

@@ -18,8 +18,8 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * Appends transaction markers to the partitions this broker leads: for its own transaction
- * coordinator, for markers other brokers queued for it, and for WriteTxnMarkers requests. Each
- * answer comes once the marker is durable.
+ * coordinator, for markers other brokers queued for it, and for WriteTxnMarkers requests, on each
+ * log's append queue. Each answer comes once the marker is durable.
  */
 public final class TxnMarkerWriter implements WriteTxnMarkersUseCase {
     private final TopicService topics;
@@ -45,7 +45,14 @@ public final class TxnMarkerWriter implements WriteTxnMarkersUseCase {
         if (cluster.leaderOf(partition.topic(), partition.partition()) != cluster.self().id()) {
             return CompletableFuture.completedFuture(KafkaError.NOT_LEADER_OR_FOLLOWER);
         }
-        AppendResult result = log.get().appendMarker(marker, clock.nowMs());
+        PartitionLog partitionLog = log.get();
+        // On the log's append queue: in order with the partition's produced batches, and off the caller's thread
+        // (an event loop, for WriteTxnMarkers) since appending writes the segment file.
+        return CompletableFuture.supplyAsync(() -> partitionLog.appendMarker(marker, clock.nowMs()),
+                partitionLog.appendQueue()).thenCompose(TxnMarkerWriter::durably);
+    }
+
+    private static CompletableFuture<KafkaError> durably(AppendResult result) {
         if (result instanceof AppendResult.Appended appended) {
             return appended.durable().toCompletableFuture()
                     .handle((ok, failure) -> failure == null ? KafkaError.NONE : KafkaError.KAFKA_STORAGE_ERROR);

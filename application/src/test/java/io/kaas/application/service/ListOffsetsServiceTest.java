@@ -2,6 +2,7 @@ package io.kaas.application.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kaas.application.fake.QueuedExecutor;
 import io.kaas.application.fake.SequentialTopicIds;
 import io.kaas.application.log.MemoryLogEngine;
 import io.kaas.application.memory.InMemoryTopicStore;
@@ -14,6 +15,8 @@ import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.topic.TopicPartition;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -23,7 +26,8 @@ class ListOffsetsServiceTest {
     private final TopicService topics = new TopicService(new InMemoryTopicStore(), new MemoryLogEngine(tp -> { }),
             new BrokerSettings(0, 1, false), BrokerConfigs.of(List.of()),
             new SequentialTopicIds());
-    private final ListOffsetsService service = new ListOffsetsService(topics);
+    private final QueuedExecutor io = new QueuedExecutor();
+    private final ListOffsetsService service = new ListOffsetsService(topics, io);
 
     @BeforeEach
     void topicWithThreeBatches() {
@@ -35,7 +39,22 @@ class ListOffsetsServiceTest {
     }
 
     private Result list(long timestamp) {
-        return service.listOffset(TP, timestamp, false);
+        return answered(service.listOffset(TP, timestamp, false));
+    }
+
+    /** The answer, once the I/O executor has run any lookup that reads the log. */
+    private Result answered(CompletionStage<Result> answer) {
+        io.runAll();
+        return answer.toCompletableFuture().join();
+    }
+
+    @Test
+    void sentinelsAreAnsweredAtOnceAndTimestampLookupsOnTheIoExecutor() {
+        assertThat(service.listOffset(TP, ListOffsetsUseCase.LATEST, false)).isCompleted();
+        CompletableFuture<Result> lookup = service.listOffset(TP, 1_200, false).toCompletableFuture();
+        assertThat(lookup).as("reading the time index is file work").isNotDone();
+        io.runAll();
+        assertThat(lookup.join()).isEqualTo(new Result(KafkaError.NONE, 1_500, 2, 0));
     }
 
     @Test
@@ -55,12 +74,12 @@ class ListOffsetsServiceTest {
         log.append(TestBatches.batch().transactional().producer(9L, (short) 0, 0).records(2).timestamps(2_000, 2_000)
                 .build(), 0L); // 6..7, open
 
-        assertThat(service.listOffset(TP, ListOffsetsUseCase.LATEST, true)).isEqualTo(new Result(KafkaError.NONE, -1, 6, 0));
+        assertThat(answered(service.listOffset(TP, ListOffsetsUseCase.LATEST, true))).isEqualTo(new Result(KafkaError.NONE, -1, 6, 0));
         assertThat(list(ListOffsetsUseCase.LATEST)).isEqualTo(new Result(KafkaError.NONE, -1, 8, 0));
-        assertThat(service.listOffset(TP, 2_000, true)).as("only in the open transaction")
+        assertThat(answered(service.listOffset(TP, 2_000, true))).as("only in the open transaction")
                 .isEqualTo(new Result(KafkaError.NONE, -1, -1, -1));
         assertThat(list(2_000)).isEqualTo(new Result(KafkaError.NONE, 2_000, 6, 0));
-        assertThat(service.listOffset(TP, ListOffsetsUseCase.MAX_TIMESTAMP, true)).isEqualTo(new Result(KafkaError.NONE, -1, -1, -1));
+        assertThat(answered(service.listOffset(TP, ListOffsetsUseCase.MAX_TIMESTAMP, true))).isEqualTo(new Result(KafkaError.NONE, -1, -1, -1));
     }
 
     @Test
@@ -94,16 +113,16 @@ class ListOffsetsServiceTest {
     void anEmptyLogAnswersMaxTimestampWithNoTimestampAtTheLogStart() {
         topics.create(new CreateCommand("empty", 1, 1, Map.of(), Map.of(), false));
         TopicPartition empty = new TopicPartition("empty", 0);
-        assertThat(service.listOffset(empty, ListOffsetsUseCase.MAX_TIMESTAMP, false))
+        assertThat(answered(service.listOffset(empty, ListOffsetsUseCase.MAX_TIMESTAMP, false)))
                 .isEqualTo(new Result(KafkaError.NONE, -1, 0, 0));
-        assertThat(service.listOffset(empty, ListOffsetsUseCase.LATEST, false).offset()).isZero();
+        assertThat(answered(service.listOffset(empty, ListOffsetsUseCase.LATEST, false)).offset()).isZero();
     }
 
     @Test
     void anUnknownPartitionFails() {
-        assertThat(service.listOffset(new TopicPartition("t", 1), ListOffsetsUseCase.LATEST, false))
+        assertThat(answered(service.listOffset(new TopicPartition("t", 1), ListOffsetsUseCase.LATEST, false)))
                 .isEqualTo(Result.failed(KafkaError.UNKNOWN_TOPIC_OR_PARTITION));
-        assertThat(service.listOffset(new TopicPartition("nope", 0), ListOffsetsUseCase.EARLIEST, false).error())
+        assertThat(answered(service.listOffset(new TopicPartition("nope", 0), ListOffsetsUseCase.EARLIEST, false)).error())
                 .isEqualTo(KafkaError.UNKNOWN_TOPIC_OR_PARTITION);
     }
 
@@ -111,10 +130,10 @@ class ListOffsetsServiceTest {
     void aStaleOrFutureLeaderEpochIsRefused() {
         int epoch = topics.log(TP).orElseThrow().leaderEpoch();
         assertThat(epoch).as("a standalone log's epoch").isZero();
-        assertThat(service.listOffset(TP, ListOffsetsUseCase.LATEST, false, epoch + 1).error())
+        assertThat(answered(service.listOffset(TP, ListOffsetsUseCase.LATEST, false, epoch + 1)).error())
                 .isEqualTo(KafkaError.UNKNOWN_LEADER_EPOCH);
-        assertThat(service.listOffset(TP, ListOffsetsUseCase.LATEST, false, -2).error()) // -1 would name no epoch
+        assertThat(answered(service.listOffset(TP, ListOffsetsUseCase.LATEST, false, -2)).error()) // -1 would name no epoch
                 .isEqualTo(KafkaError.FENCED_LEADER_EPOCH);
-        assertThat(service.listOffset(TP, ListOffsetsUseCase.LATEST, false, epoch).error()).isEqualTo(KafkaError.NONE);
+        assertThat(answered(service.listOffset(TP, ListOffsetsUseCase.LATEST, false, epoch)).error()).isEqualTo(KafkaError.NONE);
     }
 }

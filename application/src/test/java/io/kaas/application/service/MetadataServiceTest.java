@@ -2,6 +2,7 @@ package io.kaas.application.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kaas.application.fake.QueuedExecutor;
 import io.kaas.application.fake.SequentialTopicIds;
 import io.kaas.application.log.MemoryLogEngine;
 import io.kaas.application.memory.InMemoryTopicStore;
@@ -12,6 +13,7 @@ import io.kaas.domain.config.BrokerConfigs;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.topic.Topic;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -28,8 +30,17 @@ class MetadataServiceTest {
         return new BrokerSettings(BROKER, DEFAULT_PARTITIONS, autoCreate);
     }
 
+    private final QueuedExecutor io = new QueuedExecutor();
+
     private MetadataService service(boolean brokerAllowsAutoCreate) {
-        return new MetadataService(topics, cluster, settings(brokerAllowsAutoCreate));
+        return new MetadataService(topics, cluster, settings(brokerAllowsAutoCreate), io);
+    }
+
+    /** What a client allowing auto-creation is answered, once the I/O executor has run the creates. */
+    private List<TopicMetadata> describeOrCreate(MetadataService service, List<String> names) {
+        CompletableFuture<List<TopicMetadata>> answer = service.describeOrCreate(names).toCompletableFuture();
+        io.runAll();
+        return answer.join();
     }
 
     private Topic create(String name, int partitions) {
@@ -42,7 +53,7 @@ class MetadataServiceTest {
         Topic alpha = create("alpha", 2);
         create("mid", 1);
 
-        List<TopicMetadata> all = service(true).describe(null, true);
+        List<TopicMetadata> all = service(true).describe(null);
 
         assertThat(all).extracting(TopicMetadata::name).containsExactly("alpha", "mid", "zeta");
         assertThat(all.get(0)).isEqualTo(new TopicMetadata("alpha", alpha.id(), KafkaError.NONE, List.of(
@@ -57,13 +68,17 @@ class MetadataServiceTest {
         create("a", 1);
         create("b", 1);
 
-        assertThat(service(false).describe(List.of("b", "a"), false)).extracting(TopicMetadata::name)
+        assertThat(service(false).describe(List.of("b", "a"))).extracting(TopicMetadata::name)
                 .containsExactly("b", "a");
     }
 
     @Test
     void createsUnknownTopicsWhenBothTheRequestAndTheBrokerAllowIt() {
-        List<TopicMetadata> result = service(true).describe(List.of("fresh"), true);
+        CompletableFuture<List<TopicMetadata>> answer = service(true).describeOrCreate(List.of("fresh")).toCompletableFuture();
+        assertThat(answer).as("creating writes files: it runs on the I/O executor, not the caller's thread").isNotDone();
+        assertThat(topics.byName("fresh")).isEmpty();
+        io.runAll();
+        List<TopicMetadata> result = answer.join();
 
         assertThat(result).singleElement().satisfies(m -> {
             assertThat(m.error()).isEqualTo(KafkaError.NONE);
@@ -74,9 +89,9 @@ class MetadataServiceTest {
 
     @Test
     void anUnknownTopicIsReportedWhenEitherSideForbidsCreation() {
-        assertThat(service(true).describe(List.of("x"), false))
+        assertThat(service(true).describe(List.of("x")))
                 .containsExactly(TopicMetadata.failed("x", KafkaError.UNKNOWN_TOPIC_OR_PARTITION));
-        assertThat(service(false).describe(List.of("x"), true))
+        assertThat(describeOrCreate(service(false), List.of("x")))
                 .containsExactly(TopicMetadata.failed("x", KafkaError.UNKNOWN_TOPIC_OR_PARTITION));
         assertThat(topics.byName("x")).isEmpty();
     }
@@ -84,9 +99,9 @@ class MetadataServiceTest {
     @Test
     void anIllegalNameIsAnInvalidTopicWhetherOrNotCreationIsAllowed() {
         String illegal = "no spaces";
-        assertThat(service(true).describe(List.of(illegal), true))
+        assertThat(describeOrCreate(service(true), List.of(illegal)))
                 .containsExactly(TopicMetadata.failed(illegal, KafkaError.INVALID_TOPIC_EXCEPTION));
-        assertThat(service(false).describe(List.of(illegal), false))
+        assertThat(service(false).describe(List.of(illegal)))
                 .containsExactly(TopicMetadata.failed(illegal, KafkaError.INVALID_TOPIC_EXCEPTION));
         assertThat(topics.all()).isEmpty();
     }
@@ -95,7 +110,7 @@ class MetadataServiceTest {
     void aNameThatCannotBeCreatedIsReportedWithTheReasonAndTheRestAnswered() {
         create("a.b", 1);
 
-        List<TopicMetadata> result = service(true).describe(List.of("a_b", "a.b", "new"), true);
+        List<TopicMetadata> result = describeOrCreate(service(true), List.of("a_b", "a.b", "new"));
 
         assertThat(result).extracting(TopicMetadata::name).containsExactly("a_b", "a.b", "new");
         assertThat(result).extracting(TopicMetadata::error)

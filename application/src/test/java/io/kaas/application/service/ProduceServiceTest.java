@@ -3,6 +3,7 @@ package io.kaas.application.service;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.application.fake.ManualScheduler;
+import io.kaas.application.fake.QueuedExecutor;
 import io.kaas.application.fake.SequentialTopicIds;
 import io.kaas.application.log.AppendResult;
 import io.kaas.application.log.LogConfig;
@@ -36,6 +37,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import org.junit.jupiter.api.Test;
 
 class ProduceServiceTest {
@@ -190,6 +192,25 @@ class ProduceServiceTest {
     }
 
     @Test
+    void theAppendRunsOnTheLogsAppendQueueAndTheAcksAllTimeoutCountsFromIt() {
+        QueuedExecutor appendQueue = new QueuedExecutor();
+        undurable.appendQueue = appendQueue;
+        CompletableFuture<List<PartitionResult>> future = produceUndurable.produce(
+                new Command((short) -1, 1_000, List.of(new PartitionRecords(P0, TestBatches.plain(1))))).toCompletableFuture();
+
+        assertThat(undurable.durable).as("nothing appended on the caller's thread").isEmpty();
+        scheduler.advance(5_000);
+        assertThat(future).as("no timeout while the append is queued: it still reads the request's bytes").isNotDone();
+
+        appendQueue.runAll();
+        assertThat(undurable.durable).containsKey(P0);
+        scheduler.advance(999);
+        assertThat(future).isNotDone();
+        scheduler.advance(1);
+        assertThat(future.join()).containsExactly(PartitionResult.failed(P0, KafkaError.REQUEST_TIMED_OUT, null));
+    }
+
+    @Test
     void acksAllTimeoutKeepsThePartitionsThatDidBecomeDurable() {
         CompletableFuture<List<PartitionResult>> future = produceUndurable.produce(new Command((short) -1, 1_000, List.of(
                 new PartitionRecords(P0, TestBatches.plain(1)), new PartitionRecords(P1, TestBatches.plain(1)))))
@@ -249,6 +270,8 @@ class ProduceServiceTest {
     /** Hands out logs that accept every append and make it durable only when the test says so. */
     private static final class UndurableLogEngine implements LogEngine {
         final Map<TopicPartition, CompletableFuture<Void>> durable = new HashMap<>();
+        /** Where the logs' appends run: inline unless a test queues them. */
+        Executor appendQueue = Runnable::run;
 
         @Override
         public PartitionLog open(Topic topic, TopicPartition partition, LogConfig config) {
@@ -258,6 +281,11 @@ class ProduceServiceTest {
                 @Override
                 public TopicPartition topicPartition() {
                     return partition;
+                }
+
+                @Override
+                public Executor appendQueue() {
+                    return appendQueue;
                 }
 
                 @Override

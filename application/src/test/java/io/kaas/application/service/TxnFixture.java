@@ -73,7 +73,7 @@ final class TxnFixture {
         create("in", 1);
         ClusterUseCase cluster = routing.apply(new StandaloneCluster("c", BROKER_ID, "localhost", () -> 9092, null));
         txn = TransactionServices.create(SETTINGS, slots, queue, fenceLog, topics, cluster,
-                new ProducerIdService(BROKER_ID, new InMemoryProducerIdBlockStore()), clock, scheduler, io);
+                new ProducerIdService(BROKER_ID, new InMemoryProducerIdBlockStore(), io), clock, scheduler, io);
         groups = new GroupCoordinatorService(GroupConfig.DEFAULTS, offsets, topics, cluster, clock, scheduler, io,
                 UUID::randomUUID, txn.coordinator());
         txn.bindGroups(groups);

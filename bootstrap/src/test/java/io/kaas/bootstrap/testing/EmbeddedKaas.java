@@ -1,5 +1,6 @@
 package io.kaas.bootstrap.testing;
 
+import io.kaas.adapter.fs.NioFilesystem;
 import io.kaas.bootstrap.BrokerConfig;
 import io.kaas.bootstrap.KaasBroker;
 import java.io.IOException;
@@ -78,6 +79,8 @@ public final class EmbeddedKaas implements AutoCloseable {
     private final Map<String, String> extraEnv;
     private final Deque<AutoCloseable> clients = new ArrayDeque<>();
     private KaasBroker broker;
+    /** The running broker's filesystem, which records file calls made on event loops. */
+    private EventLoopFileGuard guard;
     private int lastPort;
 
     /**
@@ -146,10 +149,14 @@ public final class EmbeddedKaas implements AutoCloseable {
     }
 
     /** Stops the broker, leaving the data directory and the clients alone. */
+    /** Stops the broker; fails if it touched a file on an event loop while it ran (see {@link EventLoopFileGuard}). */
     public synchronized void stopBroker() {
         if (broker != null) {
             broker.close();
             broker = null;
+            EventLoopFileGuard stopped = guard;
+            guard = null;
+            stopped.assertNoViolations();
         }
     }
 
@@ -429,9 +436,12 @@ public final class EmbeddedKaas implements AutoCloseable {
         }
     }
 
-    private static KaasBroker startBroker(Map<String, String> env) {
+    private KaasBroker startBroker(Map<String, String> env) {
+        EventLoopFileGuard files = new EventLoopFileGuard(new NioFilesystem());
         try {
-            return KaasBroker.start(BrokerConfig.fromEnvironment(env));
+            KaasBroker started = KaasBroker.start(BrokerConfig.fromEnvironment(env), files);
+            guard = files;
+            return started;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while starting the broker", e);

@@ -8,10 +8,10 @@ public final class ClusterIdFile {
     }
 
     /** The stored cluster id, or {@code newId}'s value stored now when there is none. */
-    public static String loadOrCreate(DataLayout layout, Supplier<String> newId) {
-        return Json.read(layout.clusterFile(), ClusterFile.class).map(ClusterFile::clusterId).orElseGet(() -> {
+    public static String loadOrCreate(DataLayout layout, JsonFiles files, Supplier<String> newId) {
+        return files.read(layout.clusterFile(), ClusterFile.class).map(ClusterFile::clusterId).orElseGet(() -> {
             String id = newId.get();
-            Json.write(layout.clusterFile(), new ClusterFile(id));
+            files.write(layout.clusterFile(), new ClusterFile(id));
             return id;
         });
     }

@@ -18,38 +18,33 @@ public final class JsonMarkerQueue implements MarkerQueue {
     private static final String SUFFIX = ".json";
 
     private final DataLayout layout;
+    private final JsonFiles files;
 
-    public JsonMarkerQueue(DataLayout layout) {
+    public JsonMarkerQueue(DataLayout layout, JsonFiles files) {
         this.layout = layout;
+        this.files = files;
     }
 
     @Override
     public void enqueue(int targetBroker, QueuedMarkers markers) {
-        Json.write(file(targetBroker, markers.producerId(), markers.producerEpoch()), markers);
+        files.write(file(targetBroker, markers.producerId(), markers.producerEpoch()), markers);
     }
 
     @Override
     public List<QueuedMarkers> pending(int brokerId) {
         Path dir = layout.markerQueue(brokerId);
-        if (!Files.isDirectory(dir)) {
-            return List.of();
-        }
         List<QueuedMarkers> entries = new ArrayList<>();
-        try (Stream<Path> files = Files.list(dir)) {
-            for (Path file : files.sorted().toList()) {
-                if (file.getFileName().toString().endsWith(SUFFIX)) {
-                    Json.read(file, QueuedMarkers.class).ifPresent(entries::add);
-                }
+        for (String name : files.list(dir)) {
+            if (name.endsWith(SUFFIX)) {
+                files.read(dir.resolve(name), QueuedMarkers.class).ifPresent(entries::add);
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot list " + dir, e);
         }
         return entries;
     }
 
     @Override
     public void remove(int brokerId, long producerId, short producerEpoch) {
-        AtomicFiles.delete(file(brokerId, producerId, producerEpoch));
+        files.delete(file(brokerId, producerId, producerEpoch));
     }
 
     private Path file(int brokerId, long producerId, short producerEpoch) {

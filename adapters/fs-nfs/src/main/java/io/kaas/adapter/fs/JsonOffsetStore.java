@@ -25,42 +25,37 @@ import java.util.stream.Stream;
  */
 public final class JsonOffsetStore implements OffsetStore {
     private final Path dir;
+    private final JsonFiles files;
 
-    public JsonOffsetStore(DataLayout layout) {
+    public JsonOffsetStore(DataLayout layout, JsonFiles files) {
         this.dir = layout.consumerOffsetsDir();
+        this.files = files;
     }
 
     @Override
     public Optional<StoredGroup> load(String groupId) {
-        return Json.read(dir.resolve(GroupFileNames.fileName(groupId)), GroupFile.class).map(GroupFile::toStored);
+        return files.read(dir.resolve(GroupFileNames.fileName(groupId)), GroupFile.class).map(GroupFile::toStored);
     }
 
     @Override
     public void save(StoredGroup group) {
-        Json.write(dir.resolve(GroupFileNames.fileName(group.groupId())), GroupFile.of(group));
+        files.write(dir.resolve(GroupFileNames.fileName(group.groupId())), GroupFile.of(group));
     }
 
     @Override
     public void delete(String groupId) {
-        AtomicFiles.delete(dir.resolve(GroupFileNames.fileName(groupId)));
+        files.delete(dir.resolve(GroupFileNames.fileName(groupId)));
     }
 
     @Override
     public List<String> groupIds() {
-        if (!Files.isDirectory(dir)) {
-            return List.of();
-        }
         List<String> ids = new ArrayList<>();
-        try (Stream<Path> files = Files.list(dir)) {
-            for (Path file : files.sorted().toList()) {
-                String name = file.getFileName().toString();
-                if (GroupFileNames.isGroupFile(name)) {
-                    GroupFileNames.groupId(name).or(() -> Json.read(file, GroupFile.class).map(GroupFile::groupId))
-                            .ifPresent(ids::add);
-                }
+        for (String name : files.list(dir)) {
+            if (GroupFileNames.isGroupFile(name)) {
+                GroupFileNames.groupId(name)
+                        .or(() -> files.read(dir.resolve(name), GroupFile.class).map(GroupFile::groupId))
+                        .ifPresent(ids::add);
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot list " + dir, e);
         }
         return ids;
     }

@@ -13,10 +13,12 @@ import java.util.Map;
  */
 public final class JsonProducerFenceLog implements ProducerFenceLog {
     private final DataLayout layout;
+    private final JsonFiles files;
     private final int brokerId;
 
-    public JsonProducerFenceLog(DataLayout layout, int brokerId) {
+    public JsonProducerFenceLog(DataLayout layout, JsonFiles files, int brokerId) {
         this.layout = layout;
+        this.files = files;
         this.brokerId = brokerId;
     }
 
@@ -29,7 +31,7 @@ public final class JsonProducerFenceLog implements ProducerFenceLog {
 
     @Override
     public List<Fence> read(int broker) {
-        return Json.read(layout.producerFences(broker), FenceFile.class)
+        return files.read(layout.producerFences(broker), FenceFile.class)
                 .map(f -> f.fences() == null ? List.<Fence>of() : f.fences()).orElse(List.of());
     }
 
@@ -46,7 +48,7 @@ public final class JsonProducerFenceLog implements ProducerFenceLog {
     private void write(Map<Long, Fence> fences) {
         List<Fence> sorted = new ArrayList<>(fences.values());
         sorted.sort(Comparator.comparingLong(Fence::producerId));
-        Json.write(layout.producerFences(brokerId), new FenceFile(brokerId, sorted));
+        files.write(layout.producerFences(brokerId), new FenceFile(brokerId, sorted));
     }
 
     private static Map<Long, Fence> byProducer(List<Fence> fences) {

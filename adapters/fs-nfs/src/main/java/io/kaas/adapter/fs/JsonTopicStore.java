@@ -26,40 +26,35 @@ public final class JsonTopicStore implements TopicStore {
     private static final Logger LOG = LoggerFactory.getLogger(JsonTopicStore.class);
 
     private final DataLayout layout;
+    private final JsonFiles files;
 
-    public JsonTopicStore(DataLayout layout) {
+    public JsonTopicStore(DataLayout layout, JsonFiles files) {
         this.layout = layout;
+        this.files = files;
     }
 
     @Override
     public List<Topic> loadAll() {
         List<Topic> topics = new ArrayList<>();
-        if (!Files.isDirectory(layout.root())) {
-            return topics;
-        }
-        try (Stream<Path> dirs = Files.list(layout.root())) {
-            for (Path dir : dirs.filter(Files::isDirectory).sorted().toList()) {
-                String name = dir.getFileName().toString();
-                if (name.equals(DataLayout.CLUSTER_DIR) || TopicNames.validate(name).isPresent()) {
-                    continue; // cluster state, or not a topic at all (lost+found at an ext4 volume's root)
-                }
-                Optional<Topic> topic = load(name);
-                if (topic.isPresent()) {
-                    topics.add(topic.get());
-                } else {
-                    LOG.warn("removing {}: it has no {} (an interrupted create or delete)", dir, layout.topicId(name).getFileName());
-                    AtomicFiles.deleteTree(dir);
-                }
+        for (String name : files.list(layout.root())) {
+            Path dir = layout.root().resolve(name);
+            if (name.equals(DataLayout.CLUSTER_DIR) || TopicNames.validate(name).isPresent() || !files.isDirectory(dir)) {
+                continue; // cluster state, or not a topic at all (lost+found at an ext4 volume's root)
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot list " + layout.root(), e);
+            Optional<Topic> topic = load(name);
+            if (topic.isPresent()) {
+                topics.add(topic.get());
+            } else {
+                LOG.warn("removing {}: it has no {} (an interrupted create or delete)", dir, layout.topicId(name).getFileName());
+                files.deleteTree(dir);
+            }
         }
         return topics;
     }
 
     private Optional<Topic> load(String name) {
-        Optional<TopicIdFile> id = Json.read(layout.topicId(name), TopicIdFile.class);
-        Optional<TopicConfigFile> config = Json.read(layout.topicConfig(name), TopicConfigFile.class);
+        Optional<TopicIdFile> id = files.read(layout.topicId(name), TopicIdFile.class);
+        Optional<TopicConfigFile> config = files.read(layout.topicConfig(name), TopicConfigFile.class);
         if (id.isEmpty() || config.isEmpty()) {
             return Optional.empty();
         }
@@ -69,14 +64,14 @@ public final class JsonTopicStore implements TopicStore {
 
     @Override
     public void save(Topic topic) {
-        Json.write(layout.topicConfig(topic.name()), new TopicConfigFile(topic.partitionCount(), topic.configs()));
-        Json.write(layout.topicId(topic.name()), new TopicIdFile(TopicIds.toBase64(topic.id())));
+        files.write(layout.topicConfig(topic.name()), new TopicConfigFile(topic.partitionCount(), topic.configs()));
+        files.write(layout.topicId(topic.name()), new TopicIdFile(TopicIds.toBase64(topic.id())));
     }
 
     @Override
     public void delete(Topic topic) {
-        AtomicFiles.delete(layout.topicId(topic.name()));
-        AtomicFiles.deleteTree(layout.topicDir(topic.name()));
+        files.delete(layout.topicId(topic.name()));
+        files.deleteTree(layout.topicDir(topic.name()));
     }
 
     /** {@code .topic-id.json}. */

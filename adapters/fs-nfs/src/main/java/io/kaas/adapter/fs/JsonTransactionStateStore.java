@@ -13,19 +13,21 @@ import java.util.List;
  */
 public final class JsonTransactionStateStore implements TransactionStateStore {
     private final DataLayout layout;
+    private final JsonFiles files;
 
-    public JsonTransactionStateStore(DataLayout layout) {
+    public JsonTransactionStateStore(DataLayout layout, JsonFiles files) {
         this.layout = layout;
+        this.files = files;
     }
 
     @Override
     public List<Transaction> load(int slot) {
-        return Json.read(layout.txnSlot(slot), SlotFile.class).map(SlotFile::toTransactions).orElse(List.of());
+        return files.read(layout.txnSlot(slot), SlotFile.class).map(SlotFile::toTransactions).orElse(List.of());
     }
 
     @Override
     public void save(int slot, List<Transaction> transactions) {
-        Json.write(layout.txnSlot(slot), new SlotFile(slot, transactions.stream().map(Entry::of).toList()));
+        files.write(layout.txnSlot(slot), new SlotFile(slot, transactions.stream().map(Entry::of).toList()));
     }
 
     /** The file's content. */

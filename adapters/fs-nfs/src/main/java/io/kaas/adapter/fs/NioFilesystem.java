@@ -112,6 +112,11 @@ public final class NioFilesystem implements Filesystem {
     }
 
     @Override
+    public boolean isDirectory(Path path) {
+        return Files.isDirectory(path);
+    }
+
+    @Override
     public long lastModifiedMs(Path file) throws IOException {
         return Files.getLastModifiedTime(file).toMillis();
     }

@@ -8,6 +8,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ClusterIdFileTest {
+    private static final JsonFiles JSON = new JsonFiles(new NioFilesystem(), new JacksonCodec());
+
     @TempDir
     Path root;
 
@@ -16,8 +18,8 @@ class ClusterIdFileTest {
         DataLayout layout = new DataLayout(root);
         AtomicInteger minted = new AtomicInteger();
 
-        String first = ClusterIdFile.loadOrCreate(layout, () -> "id-" + minted.incrementAndGet());
-        String second = ClusterIdFile.loadOrCreate(layout, () -> "id-" + minted.incrementAndGet());
+        String first = ClusterIdFile.loadOrCreate(layout, JSON, () -> "id-" + minted.incrementAndGet());
+        String second = ClusterIdFile.loadOrCreate(layout, JSON, () -> "id-" + minted.incrementAndGet());
 
         assertThat(first).isEqualTo("id-1");
         assertThat(second).isEqualTo("id-1");

@@ -17,13 +17,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class JsonOffsetStoreTest {
+    private static final JsonFiles JSON = new JsonFiles(new NioFilesystem(), new JacksonCodec());
+
     private static final UUID TOPIC_ID = UUID.fromString("6a2a1a3e-1111-4c1d-9f55-0123456789ab");
 
     @TempDir
     Path data;
 
     private JsonOffsetStore store() {
-        return new JsonOffsetStore(new DataLayout(data));
+        return new JsonOffsetStore(new DataLayout(data), JSON);
     }
 
     private static StoredGroup group(String id) {

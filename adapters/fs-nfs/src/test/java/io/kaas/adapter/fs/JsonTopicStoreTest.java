@@ -14,6 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class JsonTopicStoreTest {
+    private static final JsonFiles JSON = new JsonFiles(new NioFilesystem(), new JacksonCodec());
+
     private static final Topic ORDERS = new Topic("orders", UUID.fromString("5b3a8f0e-1c2d-4e5f-8a9b-0c1d2e3f4a5b"), 3,
             Map.of("retention.ms", "60000", "cleanup.policy", "compact"));
     private static final Topic PLAIN = new Topic("plain", new UUID(7L, 8L), 1, Map.of());
@@ -26,13 +28,13 @@ class JsonTopicStoreTest {
     @BeforeEach
     void setUp() {
         layout = new DataLayout(root);
-        store = new JsonTopicStore(layout);
+        store = new JsonTopicStore(layout, JSON);
     }
 
     @Test
     void anEmptyOrMissingRootHoldsNoTopics() {
         assertThat(store.loadAll()).isEmpty();
-        assertThat(new JsonTopicStore(new DataLayout(root.resolve("absent"))).loadAll()).isEmpty();
+        assertThat(new JsonTopicStore(new DataLayout(root.resolve("absent")), JSON).loadAll()).isEmpty();
     }
 
     @Test
@@ -40,7 +42,7 @@ class JsonTopicStoreTest {
         store.save(ORDERS);
         store.save(PLAIN);
 
-        assertThat(new JsonTopicStore(layout).loadAll()).containsExactlyInAnyOrder(ORDERS, PLAIN);
+        assertThat(new JsonTopicStore(layout, JSON).loadAll()).containsExactlyInAnyOrder(ORDERS, PLAIN);
     }
 
     @Test

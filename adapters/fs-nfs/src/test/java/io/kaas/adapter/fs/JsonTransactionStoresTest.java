@@ -17,6 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The transaction coordinator's files: slots, the fence logs and the marker queue. */
 class JsonTransactionStoresTest {
+    private static final JsonFiles JSON = new JsonFiles(new NioFilesystem(), new JacksonCodec());
+
     @TempDir
     Path data;
 
@@ -26,7 +28,7 @@ class JsonTransactionStoresTest {
 
     @Test
     void aSlotFileReadsBackAsItWasWritten() throws IOException {
-        JsonTransactionStateStore store = new JsonTransactionStateStore(new DataLayout(data));
+        JsonTransactionStateStore store = new JsonTransactionStateStore(new DataLayout(data), JSON);
         Transaction empty = Transaction.create("tx-2", 9L, 1_000, 5L);
 
         store.save(17, List.of(ongoing, empty));
@@ -39,7 +41,7 @@ class JsonTransactionStoresTest {
 
     @Test
     void aSlotFileIsReplacedWhole() {
-        JsonTransactionStateStore store = new JsonTransactionStateStore(new DataLayout(data));
+        JsonTransactionStateStore store = new JsonTransactionStateStore(new DataLayout(data), JSON);
         store.save(3, List.of(ongoing));
 
         store.save(3, List.of());
@@ -50,13 +52,13 @@ class JsonTransactionStoresTest {
     @Test
     void theFenceLogKeepsTheNewestEpochPerProducerAndPrunesOldOnes() {
         DataLayout layout = new DataLayout(data);
-        JsonProducerFenceLog mine = new JsonProducerFenceLog(layout, 1);
+        JsonProducerFenceLog mine = new JsonProducerFenceLog(layout, JSON, 1);
         mine.append(new Fence(10L, (short) 2, 100L));
         mine.append(new Fence(10L, (short) 5, 200L));
         mine.append(new Fence(10L, (short) 4, 300L)); // late and older: ignored
         mine.append(new Fence(11L, (short) 1, 50L));
 
-        assertThat(new JsonProducerFenceLog(layout, 2).read(1)).as("what a peer reads")
+        assertThat(new JsonProducerFenceLog(layout, JSON, 2).read(1)).as("what a peer reads")
                 .containsExactly(new Fence(10L, (short) 5, 200L), new Fence(11L, (short) 1, 50L));
         mine.prune(100L);
         assertThat(mine.read(1)).containsExactly(new Fence(10L, (short) 5, 200L));
@@ -66,7 +68,7 @@ class JsonTransactionStoresTest {
 
     @Test
     void theMarkerQueueIsOneFilePerProducerAndEpochPerTarget() {
-        JsonMarkerQueue queue = new JsonMarkerQueue(new DataLayout(data));
+        JsonMarkerQueue queue = new JsonMarkerQueue(new DataLayout(data), JSON);
         QueuedMarkers first = new QueuedMarkers(7L, (short) 1, 0, true, List.of(new TopicPartition("out", 0)));
         QueuedMarkers retried = new QueuedMarkers(7L, (short) 1, 0, true,
                 List.of(new TopicPartition("out", 0), new TopicPartition("out", 2)));

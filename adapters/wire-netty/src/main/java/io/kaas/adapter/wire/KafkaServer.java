@@ -14,6 +14,7 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -23,6 +24,14 @@ import org.slf4j.LoggerFactory;
 /** The Kafka listener: a Netty server whose connections each get a frame decoder and a dispatcher. */
 public final class KafkaServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaServer.class);
+
+    /**
+     * Name prefix of the connections' event-loop threads ({@code kaas-net-<group>-<n>}), by which the
+     * integration tests' file guard tells an event loop from an I/O thread.
+     */
+    public static final String EVENT_LOOP_THREADS = "kaas-net";
+    /** Name prefix of the thread accepting connections. */
+    public static final String ACCEPTOR_THREADS = "kaas-accept";
 
     private final EventLoopGroup acceptor;
     private final EventLoopGroup workers;
@@ -43,8 +52,10 @@ public final class KafkaServer implements AutoCloseable {
      */
     public static KafkaServer start(WireSettings settings, ApiRegistry registry, Executor blockingExecutor)
             throws InterruptedException {
-        EventLoopGroup acceptor = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-        EventLoopGroup workers = new MultiThreadIoEventLoopGroup(settings.ioThreads(), NioIoHandler.newFactory());
+        EventLoopGroup acceptor = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory(ACCEPTOR_THREADS, true),
+                NioIoHandler.newFactory());
+        EventLoopGroup workers = new MultiThreadIoEventLoopGroup(settings.ioThreads(),
+                new DefaultThreadFactory(EVENT_LOOP_THREADS, true), NioIoHandler.newFactory());
         try {
             ServerBootstrap bootstrap = socketBuffers(new ServerBootstrap(), settings)
                     .group(acceptor, workers)

@@ -2,17 +2,25 @@ package io.kaas.application.port.in;
 
 import io.kaas.domain.error.KafkaError;
 import java.util.List;
+import java.util.concurrent.CompletionStage;
 import java.util.UUID;
 
 /** Describes topics and their partitions' leaders, creating requested topics when allowed. */
 public interface MetadataUseCase {
 
     /**
-     * @param names           the topics to describe, or null for every topic
-     * @param allowAutoCreate whether the client allows creating unknown topics (the broker's own
-     *                        setting must allow it too)
+     * Describes topics as they are; creates nothing, touches no file.
+     *
+     * @param names the topics to describe, or null for every topic
      */
-    List<TopicMetadata> describe(List<String> names, boolean allowAutoCreate);
+    List<TopicMetadata> describe(List<String> names);
+
+    /**
+     * Describes the named topics, first creating the unknown ones when the broker's setting allows
+     * it (the client asked for auto-creation). Creating writes files, so the answer may complete on
+     * another thread; with nothing to create it is complete on return.
+     */
+    CompletionStage<List<TopicMetadata>> describeOrCreate(List<String> names);
 
     record TopicMetadata(String name, UUID id, KafkaError error, List<PartitionMetadata> partitions) {
         public static TopicMetadata failed(String name, KafkaError error) {

@@ -6,6 +6,7 @@ import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The shared volume, as the storage engine may use it. Only the substrate contract's primitives
@@ -44,6 +45,9 @@ public interface Filesystem {
 
     boolean exists(Path file) throws IOException;
 
+    /** Whether {@code path} names a directory (false if it names a file or nothing). */
+    boolean isDirectory(Path path) throws IOException;
+
     /** Last modification time, for files whose content does not say how old they are. */
     long lastModifiedMs(Path file) throws IOException;
 
@@ -62,18 +66,66 @@ public interface Filesystem {
 
     /**
      * Replaces a file's content atomically and durably: write a temp file beside it, fsync it,
-     * rename it over the target, fsync the directory.
+     * rename it over the target, fsync the directory. The temp name is unique per write, so two
+     * in-process writers of one file never share a temp file; a failed write removes its temp file.
      */
     default void writeAtomically(Path file, byte[] content) throws IOException {
-        Path dir = file.getParent();
-        Path temp = dir.resolve("." + file.getFileName() + ".tmp");
-        try (FileHandle handle = open(temp, true)) {
-            handle.truncate(0);
-            handle.write(ByteBuffer.wrap(content), 0);
-            handle.force();
+        Path dir = file.toAbsolutePath().getParent();
+        Path temp = dir.resolve("." + file.getFileName() + ".tmp-" + TempNames.next());
+        try {
+            try (FileHandle handle = open(temp, true)) {
+                handle.truncate(0); // a crashed earlier run may have left a temp file of this name
+                handle.write(ByteBuffer.wrap(content), 0);
+                handle.force();
+            }
+            rename(temp, file);
+        } catch (IOException | RuntimeException e) {
+            try {
+                delete(temp);
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed); // the temp name is ignored by readers; a leftover is harmless
+            }
+            throw e;
         }
-        rename(temp, file);
         fsyncDirectory(dir);
+    }
+
+    /** Removes a directory tree, deepest entries first, then makes the removal durable in its parent. */
+    default void deleteTree(Path root) throws IOException {
+        if (!exists(root)) {
+            return;
+        }
+        removeRecursively(root);
+        fsyncDirectory(root.toAbsolutePath().getParent());
+    }
+
+    private void removeRecursively(Path path) throws IOException {
+        if (isDirectory(path)) {
+            for (String entry : list(path)) {
+                removeRecursively(path.resolve(entry));
+            }
+        }
+        delete(path);
+    }
+
+    /** Deletes a file and makes the deletion durable; a missing file is not an error. */
+    default void deleteDurably(Path file) throws IOException {
+        if (exists(file)) {
+            delete(file);
+            fsyncDirectory(file.toAbsolutePath().getParent());
+        }
+    }
+
+    /** Unique temp-file suffixes for this process. */
+    final class TempNames {
+        private static final AtomicLong NEXT = new AtomicLong();
+
+        private TempNames() {
+        }
+
+        static long next() {
+            return NEXT.incrementAndGet();
+        }
     }
 
     /** An open file. Positional I/O only: there is no shared file pointer. */

@@ -226,6 +226,11 @@ public final class SimulatedFilesystem implements Filesystem {
     }
 
     @Override
+    public synchronized boolean isDirectory(Path path) {
+        return namespace.find(Namespace.key(path)) instanceof SimDir;
+    }
+
+    @Override
     public synchronized long lastModifiedMs(Path file) throws IOException {
         SimNode node = namespace.find(Namespace.key(file));
         if (node == null) {

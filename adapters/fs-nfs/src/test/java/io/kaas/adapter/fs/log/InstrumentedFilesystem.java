@@ -136,6 +136,11 @@ final class InstrumentedFilesystem implements Filesystem {
     }
 
     @Override
+    public boolean isDirectory(Path path) throws IOException {
+        return delegate.isDirectory(path);
+    }
+
+    @Override
     public long lastModifiedMs(Path file) throws IOException {
         return delegate.lastModifiedMs(file);
     }

@@ -17,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Function;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.protocol.Errors;
@@ -114,7 +115,7 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
         updateAutoRead(ctx);
 
         CompletionStage<? extends AbstractResponse> stage;
-        RequestContext context = new RequestContext(request.header(), ctx.channel().remoteAddress());
+        RequestContext context = new RequestContext(request.header(), ctx.channel().remoteAddress(), ctx.executor());
         if (request.unsupportedVersion()) {
             stage = CompletableFuture.completedFuture(body.getErrorResponse(0, Errors.UNSUPPORTED_VERSION.exception()));
         } else if (registry.isBlocking(body.apiKey())) {
@@ -131,8 +132,16 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
         stage.whenComplete((response, error) -> {
             if (ctx.executor().inEventLoop()) {
                 complete(ctx, slot, response, error);
-            } else {
+                return;
+            }
+            try {
                 ctx.executor().execute(() -> complete(ctx, slot, response, error));
+            } catch (RejectedExecutionException e) {
+                // The server stopped and its loop with it: nobody can be answered; a frame the closed connection kept
+                // for its handler (a produce's) is given back here, as nothing touches this connection any more.
+                if (uncompleted.remove(slot)) {
+                    slot.request.frame().release();
+                }
             }
         });
     }
@@ -235,12 +244,12 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
     public void channelInactive(ChannelHandlerContext ctx) {
         closed = true;
         // A request still with its handler (a fetch parked until its max wait, say) may never complete: the
-        // broker may be shutting down, its timers with it. Give its frame back now. Handlers read the frame
-        // only while they run on this event loop (the log copies produced batches before append returns),
-        // so nothing reads it any more — except a blocking handler still running on its executor: that one
-        // gives its frame back when it completes.
+        // broker may be shutting down, its timers with it. Give its frame back now - unless its handler may still
+        // read it: a blocking handler running on its executor, or a produce whose batches (views of the frame)
+        // wait on a partition's append queue or a transaction verification. Those give their frames back when
+        // they complete; a produce always completes once its appends have run.
         uncompleted.removeIf(slot -> {
-            if (slot == blockingRunning) {
+            if (slot == blockingRunning || slot.request.body() instanceof ProduceRequest) {
                 return false;
             }
             slot.request.frame().release();

@@ -2,10 +2,27 @@ package io.kaas.adapter.wire.dispatch;
 
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import org.apache.kafka.common.requests.RequestHeader;
 
-/** Who sent a request and how: what handlers may know beyond the request body. */
-public record RequestContext(RequestHeader header, SocketAddress clientAddress) {
+/**
+ * Who sent a request and how: what handlers may know beyond the request body; and the connection's
+ * event loop, where a handler's continuations resume (see {@link #resume}).
+ */
+public record RequestContext(RequestHeader header, SocketAddress clientAddress, Executor loop) {
+    /**
+     * The use case's answer, with whatever a handler chains on it run on the connection's event loop:
+     * an answer completed by an fsync, a timer or another broker would otherwise run the handler's
+     * response mapping on that thread (the threading rule: I/O threads only do I/O and complete
+     * futures). An answer already complete costs nothing: its continuations run here, on the loop.
+     */
+    public <T> CompletionStage<T> resume(CompletionStage<T> answer) {
+        CompletableFuture<T> future = answer.toCompletableFuture();
+        return future.isDone() ? future : future.whenCompleteAsync((result, error) -> { }, loop);
+    }
+
     public short apiVersion() {
         return header.apiVersion();
     }

@@ -27,7 +27,7 @@ public final class AddOffsetsToTxnHandler implements ApiHandler<AddOffsetsToTxnR
     @Override
     public CompletionStage<AddOffsetsToTxnResponse> handle(RequestContext context, AddOffsetsToTxnRequest request) {
         AddOffsetsToTxnRequestData data = request.data();
-        return transactions.addOffsets(data.transactionalId(), data.producerId(), data.producerEpoch(), data.groupId())
+        return context.resume(transactions.addOffsets(data.transactionalId(), data.producerId(), data.producerEpoch(), data.groupId()))
                 .thenApply(error -> new AddOffsetsToTxnResponse(new AddOffsetsToTxnResponseData().setErrorCode(
                         ErrorMapping.producerFencedAware(error, request.version(), FIRST_PRODUCER_FENCED_VERSION))));
     }

@@ -54,7 +54,7 @@ public final class AddPartitionsToTxnHandler implements ApiHandler<AddPartitions
             CompletionStage<Map<TopicPartition, KafkaError>> answer = version >= FIRST_BATCHED_VERSION && txn.verifyOnly()
                     ? transactions.verifyPartitions(txn.transactionalId(), txn.producerId(), txn.producerEpoch(), partitions)
                     : transactions.addPartitions(txn.transactionalId(), txn.producerId(), txn.producerEpoch(), partitions);
-            results.add(answer.toCompletableFuture().thenApply(errors -> result(txn.transactionalId(), errors, version)));
+            results.add(context.resume(answer).toCompletableFuture().thenApply(errors -> result(txn.transactionalId(), errors, version)));
         }
         return CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).thenApply(v -> {
             AddPartitionsToTxnResponseData data = new AddPartitionsToTxnResponseData();

@@ -19,7 +19,7 @@ public final class DeleteGroupsHandler implements ApiHandler<DeleteGroupsRequest
 
     @Override
     public CompletionStage<DeleteGroupsResponse> handle(RequestContext context, DeleteGroupsRequest request) {
-        return groups.deleteGroups(request.data().groupsNames()).thenApply(results -> {
+        return context.resume(groups.deleteGroups(request.data().groupsNames())).thenApply(results -> {
             DeleteGroupsResponseData data = new DeleteGroupsResponseData();
             results.forEach((groupId, error) -> data.results().add(new DeleteGroupsResponseData.DeletableGroupResult()
                     .setGroupId(groupId).setErrorCode(ErrorMapping.toErrors(error).code())));

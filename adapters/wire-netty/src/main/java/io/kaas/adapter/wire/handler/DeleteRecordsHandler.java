@@ -29,7 +29,7 @@ public final class DeleteRecordsHandler implements ApiHandler<DeleteRecordsReque
                         p.offset()));
             }
         }
-        return deleteRecords.deleteRecords(requests).thenApply(DeleteRecordsHandler::response);
+        return context.resume(deleteRecords.deleteRecords(requests)).thenApply(DeleteRecordsHandler::response);
     }
 
     private static DeleteRecordsResponse response(List<DeleteRecordsUseCase.Result> results) {

@@ -27,7 +27,7 @@ public final class DescribeGroupsHandler implements ApiHandler<DescribeGroupsReq
     @Override
     public CompletionStage<DescribeGroupsResponse> handle(RequestContext context, DescribeGroupsRequest request) {
         boolean withOperations = request.data().includeAuthorizedOperations();
-        return groups.describeGroups(request.data().groups()).thenApply(described -> {
+        return context.resume(groups.describeGroups(request.data().groups())).thenApply(described -> {
             DescribeGroupsResponseData data = new DescribeGroupsResponseData();
             described.forEach(d -> data.groups().add(toWire(d, withOperations)));
             return new DescribeGroupsResponse(data);

@@ -38,7 +38,7 @@ public final class DescribeLogDirsHandler implements ApiHandler<DescribeLogDirsR
                 }
             }
         }
-        return logDirs.describe(wanted).thenApply(DescribeLogDirsHandler::response);
+        return context.resume(logDirs.describe(wanted)).thenApply(DescribeLogDirsHandler::response);
     }
 
     private static DescribeLogDirsResponse response(List<LogDirsUseCase.LogDir> dirs) {

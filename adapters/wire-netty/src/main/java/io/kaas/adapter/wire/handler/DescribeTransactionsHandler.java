@@ -21,7 +21,7 @@ public final class DescribeTransactionsHandler implements ApiHandler<DescribeTra
 
     @Override
     public CompletionStage<DescribeTransactionsResponse> handle(RequestContext context, DescribeTransactionsRequest request) {
-        return transactions.describe(request.data().transactionalIds()).thenApply(described -> {
+        return context.resume(transactions.describe(request.data().transactionalIds())).thenApply(described -> {
             DescribeTransactionsResponseData data = new DescribeTransactionsResponseData();
             for (TransactionCoordinator.TransactionDescription d : described) {
                 DescribeTransactionsResponseData.TransactionState state = new DescribeTransactionsResponseData.TransactionState()

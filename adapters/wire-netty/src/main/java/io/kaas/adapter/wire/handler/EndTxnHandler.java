@@ -27,7 +27,7 @@ public final class EndTxnHandler implements ApiHandler<EndTxnRequest> {
     @Override
     public CompletionStage<EndTxnResponse> handle(RequestContext context, EndTxnRequest request) {
         EndTxnRequestData data = request.data();
-        return transactions.endTxn(data.transactionalId(), data.producerId(), data.producerEpoch(), data.committed())
+        return context.resume(transactions.endTxn(data.transactionalId(), data.producerId(), data.producerEpoch(), data.committed()))
                 .thenApply(error -> new EndTxnResponse(new EndTxnResponseData().setErrorCode(
                         ErrorMapping.producerFencedAware(error, request.version(), FIRST_PRODUCER_FENCED_VERSION))));
     }

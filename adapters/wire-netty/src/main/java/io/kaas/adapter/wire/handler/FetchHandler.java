@@ -73,7 +73,7 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
         boolean readCommitted = request.isolationLevel() == IsolationLevel.READ_COMMITTED;
         FetchUseCase.Command command = new FetchUseCase.Command(data.maxWaitMs(), data.minBytes(), data.maxBytes(),
                 readCommitted, partitions);
-        return fetch.fetch(command).thenApply(results -> response(results, ids, unknown, readCommitted));
+        return context.resume(fetch.fetch(command)).thenApply(results -> response(results, ids, unknown, readCommitted));
     }
 
     private static FetchResponse response(List<FetchUseCase.PartitionData> results, List<Uuid> ids,

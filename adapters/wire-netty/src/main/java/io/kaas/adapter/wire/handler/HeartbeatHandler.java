@@ -21,7 +21,7 @@ public final class HeartbeatHandler implements ApiHandler<HeartbeatRequest> {
     @Override
     public CompletionStage<HeartbeatResponse> handle(RequestContext context, HeartbeatRequest request) {
         HeartbeatRequestData data = request.data();
-        return groups.heartbeat(data.groupId(), data.memberId(), data.groupInstanceId(), data.generationId())
+        return context.resume(groups.heartbeat(data.groupId(), data.memberId(), data.groupInstanceId(), data.generationId()))
                 .thenApply(error -> new HeartbeatResponse(new HeartbeatResponseData()
                         .setErrorCode(ErrorMapping.toErrors(error).code())));
     }

@@ -43,11 +43,12 @@ public final class InitProducerIdHandler implements ApiHandler<InitProducerIdReq
             return completed(failed(KafkaError.INVALID_REQUEST, request.version()));
         }
         if (data.transactionalId() == null) {
-            return completed(new InitProducerIdResponseData().setProducerId(producerIds.newProducerId()).setProducerEpoch((short) 0));
+            return context.resume(producerIds.newProducerId()).thenApply(producerId -> new InitProducerIdResponse(
+                    new InitProducerIdResponseData().setProducerId(producerId).setProducerEpoch((short) 0)));
         }
         TransactionCoordinator.ExpectedProducer expected = noId ? null
                 : new TransactionCoordinator.ExpectedProducer(data.producerId(), data.producerEpoch());
-        return transactions.initProducerId(data.transactionalId(), data.transactionTimeoutMs(), expected)
+        return context.resume(transactions.initProducerId(data.transactionalId(), data.transactionTimeoutMs(), expected))
                 .thenApply(r -> new InitProducerIdResponse(new InitProducerIdResponseData()
                         .setErrorCode(ErrorMapping.producerFencedAware(r.error(), request.version(),
                                 FIRST_PRODUCER_FENCED_VERSION))

@@ -35,7 +35,7 @@ public final class JoinGroupHandler implements ApiHandler<JoinGroupRequest> {
                 data.groupInstanceId(), JoinGroupRequest.requiresKnownMemberId(version) && data.groupInstanceId() == null,
                 JoinGroupRequest.supportsSkippingAssignment(version), context.clientId(), context.clientHost(),
                 data.rebalanceTimeoutMs(), data.sessionTimeoutMs(), data.protocolType(), protocols, data.reason());
-        return groups.joinGroup(join).thenApply(response -> new JoinGroupResponse(toWire(response), version));
+        return context.resume(groups.joinGroup(join)).thenApply(response -> new JoinGroupResponse(toWire(response), version));
     }
 
     private static JoinGroupResponseData toWire(JoinResponse response) {

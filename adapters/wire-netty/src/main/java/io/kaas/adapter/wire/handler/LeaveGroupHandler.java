@@ -27,7 +27,7 @@ public final class LeaveGroupHandler implements ApiHandler<LeaveGroupRequest> {
         List<GroupCommand.LeavingMember> members = request.members().stream()
                 .map(m -> new GroupCommand.LeavingMember(m.memberId(), m.groupInstanceId(), m.reason()))
                 .toList();
-        return groups.leaveGroup(request.data().groupId(), members).thenApply(result -> new LeaveGroupResponse(
+        return context.resume(groups.leaveGroup(request.data().groupId(), members)).thenApply(result -> new LeaveGroupResponse(
                 result.members().stream().map(m -> new LeaveGroupResponseData.MemberResponse()
                         .setMemberId(m.memberId())
                         .setGroupInstanceId(m.groupInstanceId())

@@ -21,7 +21,7 @@ public final class ListGroupsHandler implements ApiHandler<ListGroupsRequest> {
     @Override
     public CompletionStage<ListGroupsResponse> handle(RequestContext context, ListGroupsRequest request) {
         Set<String> states = request.data().statesFilter() == null ? Set.of() : Set.copyOf(request.data().statesFilter());
-        return groups.listGroups(states).thenApply(result -> {
+        return context.resume(groups.listGroups(states)).thenApply(result -> {
             ListGroupsResponseData data = new ListGroupsResponseData().setErrorCode(ErrorMapping.toErrors(result.error()).code());
             result.groups().forEach(g -> data.groups().add(new ListGroupsResponseData.ListedGroup()
                     .setGroupId(g.groupId()).setProtocolType(g.protocolType()).setGroupState(g.state().displayName())));

@@ -4,7 +4,9 @@ import io.kaas.adapter.wire.dispatch.ApiHandler;
 import io.kaas.adapter.wire.dispatch.RequestContext;
 import io.kaas.application.port.in.ListOffsetsUseCase;
 import io.kaas.domain.topic.TopicPartition;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -31,6 +33,7 @@ public final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequest> 
         boolean readCommitted = request.isolationLevel() == IsolationLevel.READ_COMMITTED;
         Set<TopicPartition> duplicates = duplicates(request.data());
         ListOffsetsResponseData data = new ListOffsetsResponseData();
+        List<CompletableFuture<Void>> lookups = new ArrayList<>();
         for (ListOffsetsRequestData.ListOffsetsTopic topic : request.data().topics()) {
             ListOffsetsResponseData.ListOffsetsTopicResponse topicResponse =
                     new ListOffsetsResponseData.ListOffsetsTopicResponse().setName(topic.name());
@@ -41,18 +44,20 @@ public final class ListOffsetsHandler implements ApiHandler<ListOffsetsRequest> 
                 if (duplicates.contains(tp)) {
                     partition.setErrorCode(Errors.INVALID_REQUEST.code());
                 } else {
-                    ListOffsetsUseCase.Result r = offsets.listOffset(tp, p.timestamp(), readCommitted,
-                            p.currentLeaderEpoch());
-                    partition.setErrorCode(r.error().code()).setTimestamp(r.timestamp()).setOffset(r.offset());
-                    if (request.version() >= FIRST_LEADER_EPOCH_VERSION) {
-                        partition.setLeaderEpoch(r.leaderEpoch()); // not ignorable: v1-3 cannot carry a non-default one
-                    }
+                    lookups.add(context.resume(offsets.listOffset(tp, p.timestamp(), readCommitted, p.currentLeaderEpoch()))
+                            .thenAccept(r -> {
+                                partition.setErrorCode(r.error().code()).setTimestamp(r.timestamp()).setOffset(r.offset());
+                                if (request.version() >= FIRST_LEADER_EPOCH_VERSION) {
+                                    // not ignorable: v1-3 cannot carry a non-default one
+                                    partition.setLeaderEpoch(r.leaderEpoch());
+                                }
+                            }).toCompletableFuture());
                 }
                 topicResponse.partitions().add(partition);
             }
             data.topics().add(topicResponse);
         }
-        return CompletableFuture.completedFuture(new ListOffsetsResponse(data));
+        return CompletableFuture.allOf(lookups.toArray(CompletableFuture[]::new)).thenApply(v -> new ListOffsetsResponse(data));
     }
 
     /** Partitions asked for more than once, which Apache answers with INVALID_REQUEST. */

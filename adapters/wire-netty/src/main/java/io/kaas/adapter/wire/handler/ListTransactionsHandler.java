@@ -26,7 +26,7 @@ public final class ListTransactionsHandler implements ApiHandler<ListTransaction
     public CompletionStage<ListTransactionsResponse> handle(RequestContext context, ListTransactionsRequest request) {
         ListTransactionsRequestData data = request.data();
         Set<Long> producerIds = new HashSet<>(data.producerIdFilters());
-        return transactions.list(Set.copyOf(data.stateFilters()), producerIds).thenApply(result -> {
+        return context.resume(transactions.list(Set.copyOf(data.stateFilters()), producerIds)).thenApply(result -> {
             ListTransactionsResponseData response = new ListTransactionsResponseData()
                     .setErrorCode(result.error().code()).setUnknownStateFilters(result.unknownStates());
             result.transactions().forEach(t -> response.transactionStates().add(new ListTransactionsResponseData.TransactionState()

@@ -48,9 +48,9 @@ public final class MetadataHandler implements ApiHandler<MetadataRequest> {
             response.brokers().add(new MetadataResponseData.MetadataResponseBroker()
                     .setNodeId(broker.id()).setHost(broker.host()).setPort(broker.port()).setRack(broker.rack()));
         }
-        List<MetadataUseCase.TopicMetadata> described;
+        CompletionStage<List<MetadataUseCase.TopicMetadata>> described;
         if (request.isAllTopics()) {
-            described = metadata.describe(null, false);
+            described = CompletableFuture.completedFuture(metadata.describe(null));
         } else {
             // As Apache: ids only from v12 (then names are ignored, clients send ""), names otherwise.
             List<Uuid> ids = new ArrayList<>();
@@ -68,16 +68,19 @@ public final class MetadataHandler implements ApiHandler<MetadataRequest> {
                 }
             }
             if (ids.isEmpty()) {
-                described = metadata.describe(names, data.allowAutoTopicCreation());
+                described = data.allowAutoTopicCreation() ? context.resume(metadata.describeOrCreate(names))
+                        : CompletableFuture.completedFuture(metadata.describe(names));
             } else {
                 ids.forEach(id -> addById(response, id, data.includeTopicAuthorizedOperations()));
-                described = List.of();
+                described = CompletableFuture.completedFuture(List.of());
             }
         }
-        for (MetadataUseCase.TopicMetadata topic : described) {
-            response.topics().add(toWire(topic, data.includeTopicAuthorizedOperations()));
-        }
-        return CompletableFuture.completedFuture(new MetadataResponse(response, request.version()));
+        return described.thenApply(topics -> {
+            for (MetadataUseCase.TopicMetadata topic : topics) {
+                response.topics().add(toWire(topic, data.includeTopicAuthorizedOperations()));
+            }
+            return new MetadataResponse(response, request.version());
+        });
     }
 
     /** A topic asked for by id (v12+): described by its name, or UNKNOWN_TOPIC_ID. */
@@ -88,7 +91,7 @@ public final class MetadataHandler implements ApiHandler<MetadataRequest> {
                     .setName(null).setTopicId(id).setErrorCode(Errors.UNKNOWN_TOPIC_ID.code()));
             return;
         }
-        for (MetadataUseCase.TopicMetadata described : metadata.describe(List.of(topic.get().name()), false)) {
+        for (MetadataUseCase.TopicMetadata described : metadata.describe(List.of(topic.get().name()))) {
             response.topics().add(toWire(described, includeOperations));
         }
     }

@@ -41,8 +41,8 @@ public final class OffsetCommitHandler implements ApiHandler<OffsetCommitRequest
                         p.committedOffset(), p.committedLeaderEpoch(), p.committedMetadata(), p.commitTimestamp()));
             }
         }
-        return groups.commitOffsets(new GroupCoordinator.CommitRequest(data.groupId(), data.memberId(),
-                        data.groupInstanceId(), data.generationIdOrMemberEpoch(), data.retentionTimeMs(), offsets))
+        return context.resume(groups.commitOffsets(new GroupCoordinator.CommitRequest(data.groupId(), data.memberId(),
+                        data.groupInstanceId(), data.generationIdOrMemberEpoch(), data.retentionTimeMs(), offsets)))
                 .thenApply(OffsetCommitHandler::toWire);
     }
 

@@ -32,7 +32,7 @@ public final class OffsetDeleteHandler implements ApiHandler<OffsetDeleteRequest
         for (OffsetDeleteRequestData.OffsetDeleteRequestTopic topic : request.data().topics()) {
             topic.partitions().forEach(p -> partitions.add(new TopicPartition(topic.name(), p.partitionIndex())));
         }
-        return groups.deleteOffsets(request.data().groupId(), partitions).thenApply(result -> {
+        return context.resume(groups.deleteOffsets(request.data().groupId(), partitions)).thenApply(result -> {
             OffsetDeleteResponseData data = new OffsetDeleteResponseData().setErrorCode(ErrorMapping.toErrors(result.error()).code());
             if (result.error() == KafkaError.NONE) {
                 data.topics().addAll(ByTopic.group(result.partitions().entrySet(), r -> r.getKey().topic(),

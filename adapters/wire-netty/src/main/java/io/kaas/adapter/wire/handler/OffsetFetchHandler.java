@@ -31,7 +31,7 @@ public final class OffsetFetchHandler implements ApiHandler<OffsetFetchRequest> 
     public CompletionStage<OffsetFetchResponse> handle(RequestContext context, OffsetFetchRequest request) {
         List<CompletableFuture<OffsetFetchResponseData.OffsetFetchResponseGroup>> answers = new ArrayList<>();
         for (OffsetFetchRequestData.OffsetFetchRequestGroup group : request.groups()) {
-            answers.add(groups.fetchOffsets(group.groupId(), partitions(group), request.requireStable())
+            answers.add(context.resume(groups.fetchOffsets(group.groupId(), partitions(group), request.requireStable()))
                     .thenApply(result -> toWire(group.groupId(), result)).toCompletableFuture());
         }
         return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).thenApply(done -> new OffsetFetchResponse(

@@ -54,7 +54,7 @@ public final class ProduceHandler implements ApiHandler<ProduceRequest> {
                 }
             }
         }
-        return produce.produce(new ProduceUseCase.Command(data.transactionalId(), data.acks(), data.timeoutMs(), accepted))
+        return context.resume(produce.produce(new ProduceUseCase.Command(data.transactionalId(), data.acks(), data.timeoutMs(), accepted)))
                 .thenApply(results -> {
                     Map<TopicPartition, ProduceUseCase.PartitionResult> byPartition = new LinkedHashMap<>(refused);
                     results.forEach(r -> byPartition.put(r.partition(), r));

@@ -34,8 +34,8 @@ public final class SyncGroupHandler implements ApiHandler<SyncGroupRequest> {
         SyncGroupRequestData data = request.data();
         Map<String, byte[]> assignments = new HashMap<>();
         data.assignments().forEach(a -> assignments.put(a.memberId(), a.assignment()));
-        return groups.syncGroup(new GroupCoordinator.SyncRequest(data.groupId(), data.memberId(), data.groupInstanceId(),
-                        data.generationId(), data.protocolType(), data.protocolName(), assignments))
+        return context.resume(groups.syncGroup(new GroupCoordinator.SyncRequest(data.groupId(), data.memberId(), data.groupInstanceId(),
+                        data.generationId(), data.protocolType(), data.protocolName(), assignments)))
                 .thenApply(response -> new SyncGroupResponse(new SyncGroupResponseData()
                         .setErrorCode(ErrorMapping.toErrors(response.error()).code())
                         .setProtocolType(response.protocolType())

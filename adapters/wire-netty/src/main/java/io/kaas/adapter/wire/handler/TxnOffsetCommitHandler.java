@@ -41,9 +41,9 @@ public final class TxnOffsetCommitHandler implements ApiHandler<TxnOffsetCommitR
                         p.committedOffset(), p.committedLeaderEpoch(), p.committedMetadata()));
             }
         }
-        return groups.commitTransactionalOffsets(new GroupCoordinator.TxnCommitRequest(data.transactionalId(),
+        return context.resume(groups.commitTransactionalOffsets(new GroupCoordinator.TxnCommitRequest(data.transactionalId(),
                         data.groupId(), data.producerId(), data.producerEpoch(), data.memberId(), data.groupInstanceId(),
-                        data.generationId(), offsets))
+                        data.generationId(), offsets)))
                 .thenApply(results -> toWire(results, request.version()));
     }
 

@@ -38,7 +38,7 @@ public final class WriteTxnMarkersHandler implements ApiHandler<WriteTxnMarkersR
             requests.add(new WriteTxnMarkersUseCase.MarkerRequest(
                     new TxnMarker(m.producerId(), m.producerEpoch(), m.coordinatorEpoch(), m.transactionResult()), partitions));
         }
-        return markers.writeMarkers(requests).thenApply(results -> {
+        return context.resume(markers.writeMarkers(requests)).thenApply(results -> {
             WriteTxnMarkersResponseData data = new WriteTxnMarkersResponseData();
             for (int i = 0; i < requests.size(); i++) {
                 data.markers().add(marker(requests.get(i).marker().producerId(), results.get(i)));

@@ -165,7 +165,7 @@ class ApiRegistryTest {
     }
 
     private static RequestContext context(ApiKeys key, int version) {
-        return new RequestContext(new RequestHeader(key, (short) version, "test", 1), null);
+        return new RequestContext(new RequestHeader(key, (short) version, "test", 1), null, Runnable::run);
     }
 
     private static String range(int min, int max) {

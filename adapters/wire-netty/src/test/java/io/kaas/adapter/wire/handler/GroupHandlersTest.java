@@ -51,7 +51,7 @@ class GroupHandlersTest {
                                                               ApiHandler<Q> handler) {
         Q parsed = (Q) AbstractRequest.parseRequest(key, version, MessageUtil.toByteBuffer(request, version)).request;
         RequestContext context = new RequestContext(new RequestHeader(key, version, "client-1", 7),
-                new InetSocketAddress("127.0.0.1", 40_000));
+                new InetSocketAddress("127.0.0.1", 40_000), Runnable::run);
         AbstractResponse response = handler.handle(context, parsed).toCompletableFuture().join();
         ByteBuffer bytes = MessageUtil.toByteBuffer(response.data(), version);
         return AbstractResponse.parseResponse(key, bytes, version).data();

@@ -86,7 +86,7 @@ public final class InMemoryBroker {
                 () -> new UUID(ids.nextLong(), ids.nextLong()));
         topics.start();
         StandaloneCluster cluster = new StandaloneCluster(CLUSTER_ID, BROKER_ID, HOST, () -> PORT, RACK);
-        ProducerIdService producerIds = new ProducerIdService(BROKER_ID, new InMemoryProducerIdBlockStore());
+        ProducerIdService producerIds = new ProducerIdService(BROKER_ID, new InMemoryProducerIdBlockStore(), Runnable::run);
         transactions = TransactionServices.create(TransactionSettings.DEFAULTS, new InMemoryTransactionStateStore(),
                 new InMemoryMarkerQueue(), new InMemoryProducerFenceLog(BROKER_ID), topics, cluster, producerIds, clock,
                 scheduler, Runnable::run);
@@ -98,8 +98,8 @@ public final class InMemoryBroker {
         useCases = new UseCases(
                 new ProduceService(topics, clock, scheduler, transactions.coordinator()),
                 new FetchService(topics, purgatory, scheduler),
-                new ListOffsetsService(topics),
-                new MetadataService(topics, cluster, settings),
+                new ListOffsetsService(topics, Runnable::run),
+                new MetadataService(topics, cluster, settings, Runnable::run),
                 topics,
                 cluster,
                 producerIds,
