@@ -1,7 +1,7 @@
 package io.kaas.application.log;
 
-import io.kaas.application.port.out.Filesystem;
 import io.kaas.application.port.out.Filesystem.FileHandle;
+import io.kaas.application.port.out.Filesystem;
 import io.kaas.application.port.out.JsonCodec;
 import io.kaas.application.port.out.Scheduler;
 import io.kaas.domain.batch.RecordBatchHeader;
@@ -11,9 +11,11 @@ import io.kaas.domain.idempotence.CompletedTransaction;
 import io.kaas.domain.idempotence.SequenceCheck;
 import io.kaas.domain.idempotence.VerificationGuard;
 import io.kaas.domain.log.AbortedTxn;
+import io.kaas.domain.log.LogOffsets;
 import io.kaas.domain.log.SegmentIndex;
 import io.kaas.domain.log.SegmentName;
 import io.kaas.domain.topic.TopicPartition;
+import io.kaas.domain.txn.TxnMarker;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;

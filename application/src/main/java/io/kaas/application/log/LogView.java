@@ -2,6 +2,7 @@ package io.kaas.application.log;
 
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.log.AbortedTxn;
+import io.kaas.domain.log.LogOffsets;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,8 +1,11 @@
 package io.kaas.application.log;
 
 import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.idempotence.ProducerState;
 import io.kaas.domain.idempotence.VerificationGuard;
+import io.kaas.domain.log.LogOffsets;
 import io.kaas.domain.topic.TopicPartition;
+import io.kaas.domain.txn.TxnMarker;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Optional;

@@ -1,5 +1,6 @@
 package io.kaas.application.log;
 
+import io.kaas.domain.idempotence.ProducerState;
 import io.kaas.domain.idempotence.ProducerStateTable;
 import io.kaas.domain.idempotence.VerificationGuard;
 import java.util.List;

@@ -1,17 +1,19 @@
 package io.kaas.application.log;
 
+import io.kaas.application.port.in.FetchedRecords;
 import io.kaas.application.port.out.Filesystem.FileHandle;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
+import java.util.Optional;
 
 /**
  * Whole batches a read returns, as they lie in the log: a view of a heap buffer (memory log) or a
  * region of a segment file (disk log). A file region is sent by the kernel from the page cache to
- * the socket, never copied through the broker.
+ * the socket, never copied through the broker. Fetch answers see them as {@link FetchedRecords}.
  */
-public sealed interface RecordsSlice permits RecordsSlice.Heap, RecordsSlice.FileSlice {
+public sealed interface RecordsSlice extends FetchedRecords permits RecordsSlice.Heap, RecordsSlice.FileSlice {
     RecordsSlice EMPTY = new Heap(ByteBuffer.allocate(0).asReadOnlyBuffer());
 
     int sizeInBytes();
@@ -30,6 +32,19 @@ public sealed interface RecordsSlice permits RecordsSlice.Heap, RecordsSlice.Fil
         public ByteBuffer toByteBuffer() {
             return buffer.duplicate();
         }
+
+        @Override
+        public Optional<ByteBuffer> inMemory() {
+            return Optional.of(buffer.duplicate());
+        }
+
+        @Override
+        public long transferTo(WritableByteChannel target, long offset, long count) throws IOException {
+            ByteBuffer part = buffer.duplicate();
+            part.position(part.position() + (int) offset);
+            part.limit(part.position() + (int) Math.min(count, part.remaining()));
+            return target.write(part);
+        }
     }
 
     /** {@code size} bytes of batches at {@code position} of an open segment file. */
@@ -39,7 +54,12 @@ public sealed interface RecordsSlice permits RecordsSlice.Heap, RecordsSlice.Fil
             return size;
         }
 
-        /** Sends up to {@code count} bytes from {@code offset} within the slice; how many went. */
+        @Override
+        public Optional<ByteBuffer> inMemory() {
+            return Optional.empty();
+        }
+
+        @Override
         public long transferTo(WritableByteChannel target, long offset, long count) throws IOException {
             return file.transferTo(position + offset, Math.min(count, size - offset), target);
         }

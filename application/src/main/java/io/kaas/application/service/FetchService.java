@@ -1,12 +1,12 @@
 package io.kaas.application.service;
 
-import io.kaas.application.log.LogOffsets;
 import io.kaas.application.log.LogRead;
 import io.kaas.application.log.PartitionLog;
 import io.kaas.application.port.in.FetchUseCase;
 import io.kaas.application.port.out.Scheduler;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.log.LeaderEpochCheck;
+import io.kaas.domain.log.LogOffsets;
 import io.kaas.domain.topic.TopicPartition;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,11 +1,11 @@
 package io.kaas.application.service;
 
-import io.kaas.application.log.LogOffsets;
 import io.kaas.application.log.PartitionLog;
 import io.kaas.application.log.TimestampOffset;
 import io.kaas.application.port.in.ListOffsetsUseCase;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.log.LeaderEpochCheck;
+import io.kaas.domain.log.LogOffsets;
 import io.kaas.domain.topic.TopicPartition;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;

@@ -1,11 +1,11 @@
 package io.kaas.application.service;
 
-import io.kaas.application.log.TxnMarker;
 import io.kaas.application.port.in.ClusterUseCase;
 import io.kaas.application.port.out.MarkerQueue;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.topic.TopicPartition;
 import io.kaas.domain.txn.Transaction;
+import io.kaas.domain.txn.TxnMarker;
 import io.kaas.domain.txn.TxnState;
 import java.util.ArrayList;
 import java.util.List;

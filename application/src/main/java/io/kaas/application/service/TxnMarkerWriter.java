@@ -2,12 +2,12 @@ package io.kaas.application.service;
 
 import io.kaas.application.log.AppendResult;
 import io.kaas.application.log.PartitionLog;
-import io.kaas.application.log.TxnMarker;
 import io.kaas.application.port.in.ClusterUseCase;
 import io.kaas.application.port.in.WriteTxnMarkersUseCase;
 import io.kaas.application.port.out.Clock;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.topic.TopicPartition;
+import io.kaas.domain.txn.TxnMarker;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -7,7 +7,7 @@ import io.kaas.application.port.out.ProducerFenceLog;
 import io.kaas.application.port.out.Scheduler;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.topic.TopicPartition;
-import io.kaas.application.log.TxnMarker;
+import io.kaas.domain.txn.TxnMarker;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.application.fake.ManualScheduler;
 import io.kaas.application.fake.SequentialTopicIds;
-import io.kaas.application.log.LogOffsets;
 import io.kaas.application.log.MemoryLogEngine;
 import io.kaas.application.log.PartitionLog;
 import io.kaas.application.memory.InMemoryTopicStore;
@@ -16,6 +15,7 @@ import io.kaas.domain.batch.RecordBatchHeader;
 import io.kaas.domain.batch.TestBatches;
 import io.kaas.domain.config.BrokerConfigs;
 import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.log.LogOffsets;
 import io.kaas.domain.topic.TopicPartition;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -55,7 +55,7 @@ class FetchServiceTest {
     }
 
     private static long firstBaseOffset(PartitionData data) {
-        return RecordBatchHeader.at(data.records().toByteBuffer()).baseOffset();
+        return RecordBatchHeader.at(data.records().inMemory().orElseThrow()).baseOffset();
     }
 
     @Test

@@ -2,7 +2,6 @@ package io.kaas.application.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kaas.application.log.TxnMarker;
 import io.kaas.application.port.in.ProduceUseCase.Command;
 import io.kaas.application.port.in.ProduceUseCase.PartitionRecords;
 import io.kaas.application.port.in.ProduceUseCase.PartitionResult;
@@ -10,6 +9,7 @@ import io.kaas.application.port.out.TransactionVerifier;
 import io.kaas.domain.batch.TestBatches;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.topic.TopicPartition;
+import io.kaas.domain.txn.TxnMarker;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

@@ -3,7 +3,6 @@ package io.kaas.application.service;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.application.fake.SequentialTopicIds;
-import io.kaas.application.log.LogOffsets;
 import io.kaas.application.log.MemoryLogEngine;
 import io.kaas.application.memory.InMemoryTopicStore;
 import io.kaas.application.port.in.TopicAdminUseCase.CreateCommand;
@@ -12,6 +11,7 @@ import io.kaas.application.port.in.TopicAdminUseCase.DeleteResult;
 import io.kaas.domain.batch.TestBatches;
 import io.kaas.domain.config.BrokerConfigs;
 import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.log.LogOffsets;
 import io.kaas.domain.topic.Topic;
 import io.kaas.domain.topic.TopicPartition;
 import java.util.ArrayDeque;

@@ -4,8 +4,8 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.kaas.application.log.LogOffsets;
 import io.kaas.application.port.in.ClusterUseCase;
+import io.kaas.domain.log.LogOffsets;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;

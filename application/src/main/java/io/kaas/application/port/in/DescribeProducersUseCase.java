@@ -1,7 +1,7 @@
 package io.kaas.application.port.in;
 
-import io.kaas.application.log.ProducerState;
 import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.idempotence.ProducerState;
 import io.kaas.domain.topic.TopicPartition;
 import java.util.List;
 

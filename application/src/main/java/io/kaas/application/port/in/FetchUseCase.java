@@ -1,10 +1,9 @@
 package io.kaas.application.port.in;
 
-import io.kaas.application.log.LogOffsets;
-import io.kaas.application.log.RecordsSlice;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.log.AbortedTxn;
 import io.kaas.domain.log.LeaderEpochCheck;
+import io.kaas.domain.log.LogOffsets;
 import io.kaas.domain.topic.TopicPartition;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
@@ -35,9 +34,9 @@ public interface FetchUseCase {
      * One partition's answer: its offsets and whole contiguous batches (possibly none), or an error;
      * for read_committed, below the last stable offset and with the aborted transactions they overlap.
      */
-    record PartitionData(TopicPartition partition, KafkaError error, LogOffsets offsets, RecordsSlice records,
+    record PartitionData(TopicPartition partition, KafkaError error, LogOffsets offsets, FetchedRecords records,
                          List<AbortedTxn> abortedTransactions) {
-        public PartitionData(TopicPartition partition, KafkaError error, LogOffsets offsets, RecordsSlice records) {
+        public PartitionData(TopicPartition partition, KafkaError error, LogOffsets offsets, FetchedRecords records) {
             this(partition, error, offsets, records, List.of());
         }
 

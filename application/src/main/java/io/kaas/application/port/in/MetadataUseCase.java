@@ -2,8 +2,8 @@ package io.kaas.application.port.in;
 
 import io.kaas.domain.error.KafkaError;
 import java.util.List;
-import java.util.concurrent.CompletionStage;
 import java.util.UUID;
+import java.util.concurrent.CompletionStage;
 
 /** Describes topics and their partitions' leaders, creating requested topics when allowed. */
 public interface MetadataUseCase {

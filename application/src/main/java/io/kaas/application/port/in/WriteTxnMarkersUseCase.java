@@ -1,8 +1,8 @@
 package io.kaas.application.port.in;
 
-import io.kaas.application.log.TxnMarker;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.topic.TopicPartition;
+import io.kaas.domain.txn.TxnMarker;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;

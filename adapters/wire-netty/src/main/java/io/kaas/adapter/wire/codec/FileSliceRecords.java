@@ -1,6 +1,6 @@
 package io.kaas.adapter.wire.codec;
 
-import io.kaas.application.log.RecordsSlice;
+import io.kaas.application.port.in.FetchedRecords;
 import java.io.IOException;
 import org.apache.kafka.common.network.TransferableChannel;
 import org.apache.kafka.common.record.DefaultRecordsSend;
@@ -13,19 +13,19 @@ import org.apache.kafka.common.record.TransferableRecords;
  * the page cache to the socket without passing through the broker's memory.
  */
 public final class FileSliceRecords implements TransferableRecords {
-    private final RecordsSlice.FileSlice slice;
+    private final FetchedRecords slice;
 
-    public FileSliceRecords(RecordsSlice.FileSlice slice) {
+    public FileSliceRecords(FetchedRecords slice) {
         this.slice = slice;
     }
 
-    RecordsSlice.FileSlice slice() {
+    FetchedRecords slice() {
         return slice;
     }
 
     @Override
     public int sizeInBytes() {
-        return slice.size();
+        return slice.sizeInBytes();
     }
 
     @Override

@@ -1,6 +1,6 @@
 package io.kaas.adapter.wire.codec;
 
-import io.kaas.application.log.RecordsSlice;
+import io.kaas.application.port.in.FetchedRecords;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.CompositeByteBuf;
@@ -73,7 +73,7 @@ public final class ResponseEncoder {
     }
 
     /** Where a record set goes in the encoded fields: bytes in memory, or a segment file region. */
-    private record Insertion(int at, ByteBuffer memory, RecordsSlice.FileSlice file) {
+    private record Insertion(int at, ByteBuffer memory, FetchedRecords file) {
     }
 
     /** Writes every field, but only notes where each record set belongs. */

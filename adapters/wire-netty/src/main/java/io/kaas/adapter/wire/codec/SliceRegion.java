@@ -1,22 +1,22 @@
 package io.kaas.adapter.wire.codec;
 
-import io.kaas.application.log.RecordsSlice;
+import io.kaas.application.port.in.FetchedRecords;
 import io.netty.channel.FileRegion;
 import io.netty.util.AbstractReferenceCounted;
 import java.io.IOException;
 import java.nio.channels.WritableByteChannel;
 
 /**
- * A segment file region as Netty writes it: the transport hands the socket to
- * {@link #transferTo}, which lets the kernel copy file to socket (sendfile). The file handle belongs
- * to the log, which keeps a removed segment's handle open for in-flight reads
- * ({@code file.delete.delay.ms}); releasing the region therefore closes nothing.
+ * Fetched records in a segment file, as a Netty file region: the transport hands the socket to
+ * {@link #transferTo}, which lets the kernel copy file to socket (sendfile). The file belongs to the
+ * log, which keeps a removed segment open for in-flight reads ({@code file.delete.delay.ms});
+ * releasing the region therefore closes nothing.
  */
 final class SliceRegion extends AbstractReferenceCounted implements FileRegion {
-    private final RecordsSlice.FileSlice slice;
+    private final FetchedRecords slice;
     private long transferred;
 
-    SliceRegion(RecordsSlice.FileSlice slice) {
+    SliceRegion(FetchedRecords slice) {
         this.slice = slice;
     }
 
@@ -27,7 +27,7 @@ final class SliceRegion extends AbstractReferenceCounted implements FileRegion {
 
     @Override
     public long count() {
-        return slice.size();
+        return slice.sizeInBytes();
     }
 
     @Override
@@ -43,7 +43,7 @@ final class SliceRegion extends AbstractReferenceCounted implements FileRegion {
 
     @Override
     public long transferTo(WritableByteChannel target, long position) throws IOException {
-        long sent = slice.transferTo(target, position, slice.size() - position);
+        long sent = slice.transferTo(target, position, slice.sizeInBytes() - position);
         transferred += sent;
         return sent;
     }

@@ -4,8 +4,8 @@ import io.kaas.adapter.wire.codec.FileSliceRecords;
 import io.kaas.adapter.wire.dispatch.ApiHandler;
 import io.kaas.adapter.wire.dispatch.RequestContext;
 import io.kaas.adapter.wire.mapping.TopicIdMapping;
-import io.kaas.application.log.RecordsSlice;
 import io.kaas.application.port.in.FetchUseCase;
+import io.kaas.application.port.in.FetchedRecords;
 import io.kaas.application.port.in.TopicAdminUseCase;
 import io.kaas.domain.topic.Topic;
 import io.kaas.domain.topic.TopicPartition;
@@ -124,13 +124,11 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
     }
 
     /** The records as the message classes carry them: a view of memory, or a file region sent as is. */
-    private static BaseRecords records(RecordsSlice slice) {
-        if (slice.sizeInBytes() == 0) {
+    private static BaseRecords records(FetchedRecords fetched) {
+        if (fetched.sizeInBytes() == 0) {
             return MemoryRecords.EMPTY;
         }
-        if (slice instanceof RecordsSlice.FileSlice file) {
-            return new FileSliceRecords(file);
-        }
-        return MemoryRecords.readableRecords(((RecordsSlice.Heap) slice).buffer());
+        return fetched.inMemory().<BaseRecords>map(MemoryRecords::readableRecords)
+                .orElseGet(() -> new FileSliceRecords(fetched));
     }
 }

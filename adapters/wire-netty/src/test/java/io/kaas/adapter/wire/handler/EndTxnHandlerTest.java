@@ -7,7 +7,7 @@ import io.kaas.adapter.wire.support.NettyLeakDetection;
 import io.kaas.adapter.wire.support.ServedVersions;
 import io.kaas.adapter.wire.support.TxnDriver;
 import io.kaas.adapter.wire.support.WireChannel;
-import io.kaas.application.log.LogOffsets;
+import io.kaas.domain.log.LogOffsets;
 import io.kaas.domain.topic.TopicPartition;
 import java.util.stream.Stream;
 import org.apache.kafka.common.message.EndTxnRequestData;

@@ -1,4 +1,4 @@
-package io.kaas.application.log;
+package io.kaas.domain.idempotence;
 
 /**
  * One producer's state on a partition, as DescribeProducers reports it.

@@ -1,4 +1,4 @@
-package io.kaas.application.log;
+package io.kaas.domain.log;
 
 /**
  * A consistent snapshot of a partition's offsets, published after every append so readers never

@@ -1,4 +1,4 @@
-package io.kaas.application.log;
+package io.kaas.domain.txn;
 
 /**
  * A COMMIT or ABORT marker to append for one producer's transaction: what the transaction

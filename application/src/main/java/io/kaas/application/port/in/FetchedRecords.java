@@ -1,0 +1,25 @@
+package io.kaas.application.port.in;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.WritableByteChannel;
+import java.util.Optional;
+
+/**
+ * Whole batches a fetch returns, as they lie in the log: in memory, or a region of a segment file
+ * that the transport hands to the kernel to send (sendfile), never copied through the broker. The
+ * port's side of a read: who holds the file, and how, stays behind it.
+ */
+public interface FetchedRecords {
+
+    int sizeInBytes();
+
+    /** A view of the batches when they are in memory; empty when they lie in a file (send them with {@link #transferTo}). */
+    Optional<ByteBuffer> inMemory();
+
+    /**
+     * Sends up to {@code count} bytes from {@code offset} within these records to {@code target},
+     * returning how many went (possibly fewer, as a non-blocking socket takes what fits).
+     */
+    long transferTo(WritableByteChannel target, long offset, long count) throws IOException;
+}
