@@ -163,7 +163,7 @@ public final class KaasBroker implements AutoCloseable {
             server = KafkaServer.start(wire, KafkaApis.registry(new UseCases(
                     new ProduceService(topics, clock, scheduler,
                             config.transactions().partitionVerification() ? transactions.coordinator() : null),
-                    new FetchService(topics, purgatory, scheduler),
+                    new FetchService(topics, purgatory, scheduler, io),
                     new ListOffsetsService(topics, io),
                     new MetadataService(topics, cluster, settings, io),
                     topics,

@@ -150,6 +150,7 @@ final class DiskPartitionLog extends ProducerTrackingLog {
     @Override
     public AppendResult append(ByteBuffer batch, long nowMs, VerificationGuard guard) {
         AppendResult result;
+        AppendListener.Append notice;
         synchronized (this) {
             AppendResult refused = refusal();
             if (refused != null) {
@@ -174,6 +175,7 @@ final class DiskPartitionLog extends ProducerTrackingLog {
             producers.record(header, header.baseOffset(), nowMs);
             unflushedMessages += header.recordsCount();
             publish();
+            notice = new AppendListener.Append(topicPartition, header.baseOffset(), batch.remaining(), published.offsets());
             if (lastFlushRequestMs < 0) {
                 lastFlushRequestMs = nowMs;
             }
@@ -182,7 +184,7 @@ final class DiskPartitionLog extends ProducerTrackingLog {
             result = new AppendResult.Appended(header.baseOffset(), -1L, logStartOffset,
                     flush ? requestFlush(nowMs) : CompletableFuture.completedFuture(null));
         }
-        listener.onAppend(topicPartition);
+        listener.onAppend(notice);
         return result;
     }
 
@@ -194,6 +196,7 @@ final class DiskPartitionLog extends ProducerTrackingLog {
     @Override
     public AppendResult appendMarker(TxnMarker marker, long nowMs) {
         AppendResult result;
+        AppendListener.Append notice;
         synchronized (this) {
             AppendResult refused = refusal();
             if (refused != null) {
@@ -229,9 +232,10 @@ final class DiskPartitionLog extends ProducerTrackingLog {
             }
             unflushedMessages = 0;
             publish();
+            notice = new AppendListener.Append(topicPartition, header.baseOffset(), batch.remaining(), published.offsets());
             result = new AppendResult.Appended(header.baseOffset(), -1L, logStartOffset, requestFlush(nowMs));
         }
-        listener.onAppend(topicPartition);
+        listener.onAppend(notice);
         return result;
     }
 

@@ -69,6 +69,7 @@ final class MemoryPartitionLog extends ProducerTrackingLog {
     @Override
     public AppendResult append(ByteBuffer batch, long nowMs, VerificationGuard guard) {
         AppendResult result;
+        AppendListener.Append notice;
         synchronized (this) {
             Published view = published;
             SequenceCheck check = producers.classify(RecordBatchHeader.at(batch), guard);
@@ -81,15 +82,16 @@ final class MemoryPartitionLog extends ProducerTrackingLog {
             RecordBatchHeader stored = store(batch);
             producers.record(stored, stored.baseOffset(), nowMs);
             result = new AppendResult.Appended(stored.baseOffset(), -1L, view.offsets.logStartOffset(), DURABLE);
-            publishAppend(stored, batch.remaining());
+            notice = publishAppend(stored, batch.remaining());
         }
-        listener.onAppend(topicPartition);
+        listener.onAppend(notice);
         return result;
     }
 
     @Override
     public AppendResult appendMarker(TxnMarker marker, long nowMs) {
         AppendResult result;
+        AppendListener.Append notice;
         synchronized (this) {
             SequenceCheck check = producers.classifyMarker(marker.producerId(), marker.producerEpoch(),
                     marker.coordinatorEpoch());
@@ -103,9 +105,9 @@ final class MemoryPartitionLog extends ProducerTrackingLog {
             ended.filter(CompletedTransaction::aborted)
                     .ifPresent(t -> aborted.add(TransactionalState.abortedEntry(t, producers)));
             result = new AppendResult.Appended(stored.baseOffset(), -1L, published.offsets.logStartOffset(), DURABLE);
-            publishAppend(stored, batch.remaining());
+            notice = publishAppend(stored, batch.remaining());
         }
-        listener.onAppend(topicPartition);
+        listener.onAppend(notice);
         return result;
     }
 
@@ -124,12 +126,14 @@ final class MemoryPartitionLog extends ProducerTrackingLog {
         return stored;
     }
 
-    /** Publishes the log after a stored batch. Under the lock. */
-    private void publishAppend(RecordBatchHeader stored, int size) {
+    /** Publishes the log after a stored batch; what to tell the listener. Under the lock. */
+    private AppendListener.Append publishAppend(RecordBatchHeader stored, int size) {
         Published view = published;
         long end = stored.lastOffset() + 1;
-        published = new Published(view.first, batches.size(), new LogOffsets(view.offsets.logStartOffset(), end, end,
-                TransactionalState.lastStableOffset(producers, end)), view.bytes + size, aborted.size());
+        LogOffsets offsets = new LogOffsets(view.offsets.logStartOffset(), end, end,
+                TransactionalState.lastStableOffset(producers, end));
+        published = new Published(view.first, batches.size(), offsets, view.bytes + size, aborted.size());
+        return new AppendListener.Append(topicPartition, stored.baseOffset(), size, offsets);
     }
 
     @Override

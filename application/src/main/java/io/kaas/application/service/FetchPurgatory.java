@@ -8,15 +8,23 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Fetches waiting for data, by partition (Apache's fetch purgatory). An append to a partition
- * re-checks every fetch parked on it; a parked fetch holds no thread.
+ * Fetches waiting for data, by partition (Apache's fetch purgatory). Every published append is
+ * handed to the fetches parked on its partition, which weigh what it made readable against what
+ * they wait for; a parked fetch holds no thread, and hearing of an append reads nothing.
  */
 public final class FetchPurgatory implements AppendListener {
     private final Map<TopicPartition, Set<Waiter>> waiting = new ConcurrentHashMap<>();
 
-    /** A parked fetch: re-reads its partitions and completes itself if it now has enough. */
+    /**
+     * A parked fetch. Both calls come on the thread that appended or deleted: they must only update
+     * counters and, when the fetch is done, hand its read to another thread.
+     */
     public interface Waiter {
-        void recheck();
+        /** An append was published on a partition it waits on. */
+        void onAppend(Append append);
+
+        /** A partition it waits on is gone (its topic was deleted): the fetch must answer now. */
+        void onGone(TopicPartition partition);
     }
 
     public void park(Waiter waiter, Collection<TopicPartition> partitions) {
@@ -39,11 +47,21 @@ public final class FetchPurgatory implements AppendListener {
     }
 
     @Override
-    public void onAppend(TopicPartition partition) {
+    public void onAppend(Append append) {
+        Set<Waiter> waiters = waiting.get(append.partition());
+        if (waiters != null) {
+            for (Waiter waiter : waiters) {
+                waiter.onAppend(append);
+            }
+        }
+    }
+
+    /** The partition's log was removed: the fetches parked on it answer now. */
+    public void onGone(TopicPartition partition) {
         Set<Waiter> waiters = waiting.get(partition);
         if (waiters != null) {
             for (Waiter waiter : waiters) {
-                waiter.recheck();
+                waiter.onGone(partition);
             }
         }
     }

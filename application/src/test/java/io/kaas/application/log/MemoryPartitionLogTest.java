@@ -21,7 +21,7 @@ class MemoryPartitionLogTest {
     private static final long NOW = 1_700_000_000_000L;
 
     private final List<TopicPartition> appended = new ArrayList<>();
-    private final MemoryLogEngine engine = new MemoryLogEngine(appended::add);
+    private final MemoryLogEngine engine = new MemoryLogEngine(append -> appended.add(append.partition()));
     private final PartitionLog log = engine.open(TOPIC, TP, LogConfig.DEFAULTS);
 
     private long append(ByteBuffer batch) {

@@ -5,6 +5,7 @@ import io.kaas.adapter.fs.sim.SimOptions;
 import io.kaas.adapter.fs.sim.SimulatedFilesystem;
 import io.kaas.application.fake.ManualClock;
 import io.kaas.application.fake.ManualScheduler;
+import io.kaas.application.log.AppendListener;
 import io.kaas.application.log.AppendResult;
 import io.kaas.application.log.DiskLogEngine;
 import io.kaas.application.log.LogConfig;
@@ -47,6 +48,8 @@ final class EngineFixture {
     /** The broker's defaults for topic-level keys (kaas fsyncs every append unless a topic says otherwise). */
     final Map<String, String> defaults = new HashMap<>(Map.of("flush.messages", "1"));
     long checkpointIntervalBytes = 64L * 1024 * 1024;
+    /** Hears the appends of the logs the engine opens from now on. */
+    AppendListener listener = append -> { };
     int epoch;
     private DiskLogEngine engine;
 
@@ -67,7 +70,7 @@ final class EngineFixture {
     DiskLogEngine engine() {
         if (engine == null) {
             engine = new DiskLogEngine(new DiskLogEngine.Settings(ROOT, epoch, FSYNC_MAX_LATENCY_MS,
-                    checkpointIntervalBytes), fs, codec, io, scheduler, clock, tp -> { });
+                    checkpointIntervalBytes), fs, codec, io, scheduler, clock, listener);
         }
         return engine;
     }

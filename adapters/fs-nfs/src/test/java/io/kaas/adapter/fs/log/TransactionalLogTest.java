@@ -2,6 +2,7 @@ package io.kaas.adapter.fs.log;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kaas.application.log.AppendListener;
 import io.kaas.application.log.AppendResult;
 import io.kaas.application.log.LogRead;
 import io.kaas.application.log.MemoryLogEngine;
@@ -12,6 +13,7 @@ import io.kaas.domain.batch.TestBatches;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.idempotence.VerificationGuard;
 import io.kaas.domain.log.AbortedTxn;
+import io.kaas.domain.log.LogOffsets;
 import io.kaas.domain.log.SegmentName;
 import io.kaas.domain.topic.Topic;
 import io.kaas.domain.txn.TxnMarker;
@@ -41,7 +43,7 @@ class TransactionalLogTest {
 
     private PartitionLog log(String engine) {
         return engine.equals("disk") ? f.open(topic, 0)
-                : new MemoryLogEngine(tp -> { }).open(topic, topic.partition(0), f.config(topic.configs()));
+                : new MemoryLogEngine(f.listener).open(topic, topic.partition(0), f.config(topic.configs()));
     }
 
     /** Stamped with the broker's time, as markers are: segments roll by size here, not by segment.ms. */
@@ -73,6 +75,29 @@ class TransactionalLogTest {
     /** read_committed from {@code from}: the aborted transactions reported, and where the read ended. */
     private static LogRead readCommitted(PartitionLog log, long from) {
         return log.read(from, 1 << 20, true, true);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"memory", "disk"})
+    void theListenerHearsEachAppendWithItsSizeAndTheOffsetsItPublished(String engine) {
+        List<AppendListener.Append> heard = new ArrayList<>();
+        f.listener = heard::add;
+        PartitionLog log = log(engine);
+        ByteBuffer open = txn(A, 0, 2);
+        int openSize = open.remaining();
+        ByteBuffer plain = plain(1);
+        int plainSize = plain.remaining();
+
+        append(log, open); // 0..1, in A's open transaction
+        append(log, plain); // 2
+        marker(log, A, true); // 3: commits, the stable offset moves over all of it
+
+        assertThat(heard).extracting(AppendListener.Append::partition).containsOnly(topic.partition(0));
+        assertThat(heard).extracting(AppendListener.Append::baseOffset).containsExactly(0L, 2L, 3L);
+        assertThat(heard).extracting(AppendListener.Append::offsets).containsExactly(
+                new LogOffsets(0, 2, 2, 0), new LogOffsets(0, 3, 3, 0), new LogOffsets(0, 4, 4, 4));
+        assertThat(heard).extracting(AppendListener.Append::sizeInBytes).containsExactly(openSize, plainSize,
+                (int) log.sizeInBytes() - openSize - plainSize);
     }
 
     @ParameterizedTest(name = "{0}")

@@ -97,7 +97,7 @@ public final class InMemoryBroker {
         transactions.coordinator().load(); // no sweeper: tests that need its passes run them by hand
         useCases = new UseCases(
                 new ProduceService(topics, clock, scheduler, transactions.coordinator()),
-                new FetchService(topics, purgatory, scheduler),
+                new FetchService(topics, purgatory, scheduler, Runnable::run),
                 new ListOffsetsService(topics, Runnable::run),
                 new MetadataService(topics, cluster, settings, Runnable::run),
                 topics,
