@@ -565,6 +565,32 @@ class KafkaApiDispatcherTest {
     }
 
     @Test
+    void aProduceStillAppendingWhenTheClientHangsUpKeepsItsFrameUntilItCompletes() {
+        wire = new WireChannel(registry());
+        ByteBuf producing = Frames.frame(produceRequest((short) 1), 1);
+        ByteBuf parked = Frames.frame(metadataRequest(), 2);
+        wire.write(producing);
+        wire.write(parked);
+        MemoryRecords records = (MemoryRecords) produce.requests.get(0).data().topicData().iterator().next()
+                .partitionData().get(0).records();
+        long crc = records.batches().iterator().next().checksum();
+
+        wire.disconnect();
+
+        // Its batches are views of the frame, read later by an append queued on an I/O thread or deferred behind
+        // a transaction verification that another broker answers: the frame must outlive the connection.
+        assertThat(producing.refCnt()).as("frame of the produce still appending").isPositive();
+        assertThat(parked.refCnt()).as("frame of a request that reads nothing more").isZero();
+        assertThat(records.batches().iterator().next().checksum()).isEqualTo(crc);
+        assertThat(records.batches().iterator().next().isValid()).isTrue();
+
+        produce.complete(0, produceResponse(Errors.NONE));
+        assertThat(producing.refCnt()).as("given back once the appends ran").isZero();
+        assertThat(wire.outboundCount()).isZero();
+        wire.assertNoLeaks();
+    }
+
+    @Test
     void framesArriveWhateverTheReadBoundaries() {
         wire = new WireChannel(registry());
         byte[] a = bytes(Frames.frame(metadataRequest(), 1));
