@@ -20,7 +20,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * Fetch waits in the broker (fetch.max.wait.ms) instead of spinning, and wakes up when data arrives.
  * The assertions hold on a loaded machine: elapsed time is only bounded from below (a slow machine
- * makes it longer, never shorter), and the wake-up is shown by which fetch brought the record.
+ * makes it longer, never shorter), and the wake-up is shown by a fetch that would otherwise wait ten minutes.
  */
 class LongPollIT {
     /** Slack for a broker timer kept in whole milliseconds; far below the waits asserted. */
@@ -60,13 +60,16 @@ class LongPollIT {
     }
 
     @Test
-    void aRecordProducedWhileTheFetchIsParkedArrivesWithThatFetch() throws Exception {
+    void aRecordProducedWhileTheFetchIsParkedWakesIt() throws Exception {
         EmbeddedKaas kaas = KAAS.kaas();
         String topic = EmbeddedKaas.uniqueTopicName("long-poll-wake");
         kaas.createTopic(topic, 1);
-        // Below the consumer's request.timeout.ms (15 s), so the parked fetch is never abandoned by the client.
-        int maxWaitMs = 10_000;
-        KafkaConsumer<byte[], byte[]> consumer = kaas.consumer(Map.of(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, maxWaitMs));
+        // So long that only the append can end the wait within the test: a broker that is not woken by it answers
+        // after ten minutes (with the record, re-read then), long after the await below gave up. The client's
+        // request timeout exceeds it, so the client does not abandon the parked fetch either.
+        int maxWaitMs = 600_000;
+        KafkaConsumer<byte[], byte[]> consumer = kaas.consumer(Map.of(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, maxWaitMs,
+                ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, maxWaitMs + 60_000));
         TopicPartition tp = new TopicPartition(topic, 0);
         consumer.assign(List.of(tp));
         assertThat(consumer.position(tp)).isZero(); // offsets resolved: the next request is the fetch
@@ -84,7 +87,7 @@ class LongPollIT {
 
         List<ConsumerRecord<byte[], byte[]>> received = new ArrayList<>();
         double[] answeredWhenReceived = new double[1];
-        await("the record").pollInSameThread().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1))
+        await("the record, woken by the append").pollInSameThread().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1))
                 .atMost(EmbeddedKaas.DEFAULT_TIMEOUT.multipliedBy(2))
                 .until(() -> {
                     consumer.poll(Duration.ofMillis(50)).forEach(received::add);
@@ -93,8 +96,7 @@ class LongPollIT {
                 });
 
         assertThat(received).singleElement().satisfies(r -> assertThat(r.value()).asString().isEqualTo("wake up"));
-        // Woken by the append, the parked fetch itself carries the record. A broker that answered only when
-        // fetch.max.wait.ms ran out would answer it empty, and the record would come with a second fetch.
+        // Woken by the append, the parked fetch itself carries the record (not an empty answer and a second fetch).
         assertThat(answeredWhenReceived[0]).as("fetches answered up to the record").isEqualTo(1.0);
         // The consumer has parked its next fetch; closing would wait for it (the close-session fetch queues
         // behind it on the connection), so do not wait.
