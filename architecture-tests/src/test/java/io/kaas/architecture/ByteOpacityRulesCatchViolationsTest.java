@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import java.nio.ByteBuffer;
+import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 import org.apache.kafka.common.record.MemoryRecords;
+import org.apache.kafka.common.record.MutableRecordBatch;
 import org.apache.kafka.common.record.Record;
 import org.apache.kafka.common.record.RecordBatch;
 import org.junit.jupiter.api.Test;
@@ -18,6 +21,22 @@ class ByteOpacityRulesCatchViolationsTest {
         JavaClasses decoder = new ClassFileImporter().importClasses(RecordDecoder.class);
         assertThat(ByteOpacityRulesTest.noRecordIteration.evaluate(decoder).hasViolation()).isTrue();
         assertThat(ByteOpacityRulesTest.noRecordLevelTypes.evaluate(decoder).hasViolation()).isTrue();
+    }
+
+    @Test
+    void recordIterationByMethodReferenceIsFlagged() {
+        JavaClasses decoder = new ClassFileImporter().importClasses(BatchesByReference.class);
+        assertThat(ByteOpacityRulesTest.noRecordIteration.evaluate(decoder).getFailureReport().getDetails())
+                .anySatisfy(line -> assertThat(line).contains(BatchesByReference.class.getName())
+                        .contains("references method <org.apache.kafka.common.record.MemoryRecords.batches()>"));
+    }
+
+    @Test
+    void aRecordLevelTypeNamedOnlyByMethodReferenceIsFlagged() {
+        JavaClasses decoder = new ClassFileImporter().importClasses(OffsetsByReference.class);
+        assertThat(ByteOpacityRulesTest.noRecordLevelTypes.evaluate(decoder).getFailureReport().getDetails())
+                .anySatisfy(line -> assertThat(line).contains(OffsetsByReference.class.getName())
+                        .contains("<org.apache.kafka.common.record.Record.offset()>"));
     }
 
     @Test
@@ -37,6 +56,21 @@ class ByteOpacityRulesCatchViolationsTest {
                 }
             }
             return sum;
+        }
+    }
+
+    /** Iterates batches without calling {@code batches()} itself. */
+    static final class BatchesByReference {
+        Supplier<Iterable<MutableRecordBatch>> batches(MemoryRecords records) {
+            return records::batches;
+        }
+    }
+
+    /** Names {@code Record} only through a method reference. */
+    static final class OffsetsByReference {
+        Object offsets() {
+            ToLongFunction<Record> offset = Record::offset;
+            return offset;
         }
     }
 

@@ -6,20 +6,19 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
-import java.time.Instant;
 
-/** Time enters the core only through the {@code Clock} port, so tests drive it by hand. */
+/**
+ * Time and randomness enter the core only through ports and parameters, so tests drive them by hand.
+ * {@link DeterminismRulesCatchViolationsTest} proves the access rules fire, method references included.
+ */
 @AnalyzeClasses(packages = "io.kaas", importOptions = ImportOption.DoNotIncludeTests.class)
 class DeterminismRulesTest {
 
     @ArchTest
-    static final ArchRule noWallClockInTheCore = noClasses()
-            .that().resideInAnyPackage("io.kaas.domain..", "io.kaas.application..")
-            .should().callMethod(System.class, "currentTimeMillis")
-            .orShould().callMethod(System.class, "nanoTime")
-            .orShould().callMethod(Instant.class, "now")
-            .orShould().callMethod(Thread.class, "sleep", long.class)
-            .because("the Clock and Scheduler ports are the only sources of time");
+    static final ArchRule noClockOrSleepInTheCore = KaasRules.noClockOrSleepInTheCore(KaasRules.KAAS);
+
+    @ArchTest
+    static final ArchRule noRandomnessInTheCore = KaasRules.noRandomnessInTheCore(KaasRules.KAAS);
 
     @ArchTest
     static final ArchRule domainStartsNoThreads = noClasses().that().resideInAPackage("io.kaas.domain..")
