@@ -41,7 +41,9 @@ class ProducerExpiryIT {
         TopicPartition tp = new TopicPartition(topic, 0);
         KafkaProducer<byte[], byte[]> idle = broker.producer();
         KafkaProducer<byte[], byte[]> active = broker.producer();
+        long idleLastSentNanos = 0;
         for (int i = 0; i < 10; i++) {
+            idleLastSentNanos = System.nanoTime();
             idle.send(new ProducerRecord<>(topic, 0, null, utf8("idle " + i))).get();
         }
         active.send(new ProducerRecord<>(topic, 0, RECORD_TIME, null, utf8("active 0"))).get();
@@ -58,7 +60,10 @@ class ProducerExpiryIT {
         });
         long activeId = producers(admin, tp).get(0).producerId();
         assertThat(before).extracting(ProducerState::producerId).contains(activeId);
-        assertThat(activeSent[0]).as("the idle one lasted its expiration").isGreaterThanOrEqualTo(EXPIRATION_MS / 300);
+        // A lower bound only, which holds however slow the machine: the broker stamped the idle producer's last
+        // batch after this test took the time, and forgets it no sooner than the expiration after that.
+        assertThat(Duration.ofNanos(System.nanoTime() - idleLastSentNanos)).as("the idle one lasted its expiration")
+                .isGreaterThanOrEqualTo(Duration.ofMillis(EXPIRATION_MS));
         active.close();
 
         broker.restart();
