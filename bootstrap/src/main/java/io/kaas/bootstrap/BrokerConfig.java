@@ -1,9 +1,9 @@
 package io.kaas.bootstrap;
 
 import io.kaas.adapter.wire.WireSettings;
+import io.kaas.application.cluster.BrokerSettings;
 import io.kaas.application.log.LogConfig;
-import io.kaas.application.service.BrokerSettings;
-import io.kaas.application.service.TransactionSettings;
+import io.kaas.application.txn.TransactionSettings;
 import io.kaas.domain.group.GroupConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,0 +1,4 @@
+/**
+ * Reads for consumers: Fetch with its purgatory of parked long polls, and ListOffsets.
+ */
+package io.kaas.application.fetch;

@@ -1,0 +1,224 @@
+package io.kaas.application.produce;
+
+import io.kaas.application.log.AppendResult;
+import io.kaas.application.log.PartitionLog;
+import io.kaas.application.port.in.ProduceUseCase;
+import io.kaas.application.port.out.Clock;
+import io.kaas.application.port.out.Scheduler;
+import io.kaas.application.port.out.TransactionVerifier;
+import io.kaas.application.topic.TopicService;
+import io.kaas.domain.batch.BatchValidator;
+import io.kaas.domain.batch.RecordBatchHeader;
+import io.kaas.domain.batch.TimestampValidator;
+import io.kaas.domain.config.TopicConfig;
+import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.error.KafkaException;
+import io.kaas.domain.idempotence.VerificationGuard;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+
+/**
+ * The produce path in front of the logs: per partition, the topic must exist, the batch must be
+ * one valid v2 batch within the topic's {@code max.message.bytes} and {@code segment.bytes}, and
+ * its timestamps within the topic's limits; a LogAppendTime topic's batch is then stamped with the
+ * broker's clock (a header rewrite). A transactional batch that would start its producer's
+ * transaction on the partition is first confirmed with the transaction coordinator (KIP-890
+ * verification, as Apache 3.7 does by default). The log classifies and appends it, on its append
+ * queue (an I/O thread for a log on files: the caller may be an event loop). For {@code acks=-1}
+ * the answer waits until the log reports the batch durable.
+ */
+public final class ProduceService implements ProduceUseCase {
+    private final TopicService topics;
+    private final Clock clock;
+    private final Scheduler scheduler;
+    private final TransactionVerifier verifier;
+
+    /** Without transaction verification ({@code transaction.partition.verification.enable=false}). */
+    public ProduceService(TopicService topics, Clock clock, Scheduler scheduler) {
+        this(topics, clock, scheduler, null);
+    }
+
+    /** @param verifier asks transaction coordinators about transactional batches; null turns verification off */
+    public ProduceService(TopicService topics, Clock clock, Scheduler scheduler, TransactionVerifier verifier) {
+        this.topics = topics;
+        this.clock = clock;
+        this.scheduler = scheduler;
+        this.verifier = verifier;
+    }
+
+    @Override
+    public CompletionStage<List<PartitionResult>> produce(Command command) {
+        short acks = command.acks();
+        if (acks != 0 && acks != 1 && acks != -1) {
+            List<PartitionResult> invalid = new ArrayList<>();
+            for (PartitionRecords p : command.partitions()) {
+                invalid.add(PartitionResult.failed(p.partition(), KafkaError.INVALID_REQUIRED_ACKS, null));
+            }
+            return CompletableFuture.completedFuture(invalid);
+        }
+        if (command.transactionalId() == null && command.partitions().stream().anyMatch(ProduceService::isTransactional)) {
+            // Apache: transactional records need a transactional id the client may write for.
+            List<PartitionResult> refused = new ArrayList<>();
+            for (PartitionRecords p : command.partitions()) {
+                refused.add(PartitionResult.failed(p.partition(), KafkaError.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, null));
+            }
+            return CompletableFuture.completedFuture(refused);
+        }
+        long now = clock.nowMs();
+        List<CompletableFuture<CompletableFuture<PartitionResult>>> appended = new ArrayList<>(command.partitions().size());
+        for (PartitionRecords p : command.partitions()) {
+            appended.add(appendOne(command.transactionalId(), p, now, acks == -1));
+        }
+        List<CompletableFuture<PartitionResult>> results = appended.stream()
+                .map(a -> a.thenCompose(Function.identity())).toList();
+        CompletableFuture<List<PartitionResult>> all = CompletableFuture.allOf(results.toArray(CompletableFuture[]::new))
+                .thenApply(ignored -> results.stream().map(CompletableFuture::join).toList());
+        if (acks == -1) {
+            // As Apache's DelayedProduce: the timeout bounds the wait for durability, from when every batch is
+            // appended. It never answers before then: an append still queued reads the request's bytes.
+            CompletableFuture.allOf(appended.toArray(CompletableFuture[]::new)).thenRun(() -> {
+                if (!all.isDone()) {
+                    Scheduler.Cancellable timeout = scheduler.schedule(
+                            () -> all.complete(timedOut(command.partitions(), results)), command.timeoutMs());
+                    all.whenComplete((r, e) -> timeout.cancel());
+                }
+            });
+        }
+        return all;
+    }
+
+    /**
+     * Checks and appends one partition's batch. The outer future completes once the batch is appended
+     * (or refused), with its answer, which for {@code acks=-1} waits until the batch is durable. The
+     * append itself runs on the log's append queue, never on the caller's thread when the log is on files.
+     */
+    private CompletableFuture<CompletableFuture<PartitionResult>> appendOne(String transactionalId, PartitionRecords p,
+                                                                            long now, boolean waitDurable) {
+        Optional<PartitionLog> log = topics.log(p.partition());
+        Optional<TopicConfig> config = topics.config(p.partition().topic());
+        if (log.isEmpty() || config.isEmpty()) {
+            return failed(p, KafkaError.UNKNOWN_TOPIC_OR_PARTITION, "This server does not host this topic-partition.");
+        }
+        TopicConfig cfg = config.get();
+        int size = p.records().remaining();
+        if (size > cfg.maxMessageBytes()) {
+            return failed(p, KafkaError.MESSAGE_TOO_LARGE, "The record batch size in the append to " + p.partition()
+                    + " is " + size + " bytes which exceeds the maximum configured value of " + cfg.maxMessageBytes() + ".");
+        }
+        Optional<BatchValidator.Rejection> rejection = BatchValidator.validateProduced(p.records());
+        if (rejection.isEmpty()) {
+            rejection = checkTimestamps(p, cfg, now);
+        }
+        if (rejection.isPresent()) {
+            return failed(p, rejection.get().error(), rejection.get().message());
+        }
+        if (size > cfg.segmentBytes()) {
+            return failed(p, KafkaError.RECORD_LIST_TOO_LARGE, "Message batch size is " + size + " bytes in append to "
+                    + "partition " + p.partition() + ", which exceeds the maximum configured segment size of "
+                    + cfg.segmentBytes() + ".");
+        }
+        boolean logAppendTime = cfg.timestampType() == TopicConfig.TimestampType.LOG_APPEND_TIME;
+        if (logAppendTime) {
+            RecordBatchHeader.at(p.records()).setLogAppendTime(now);
+        }
+        RecordBatchHeader header = RecordBatchHeader.at(p.records());
+        PartitionLog partitionLog = log.get();
+        if (verifier != null && header.isTransactional() && header.hasProducerId()) {
+            VerificationGuard guard = partitionLog.beginVerification(header.producerId(), now);
+            if (guard != VerificationGuard.NOT_REQUIRED) {
+                return verifier.verifyPartitions(transactionalId, header.producerId(), header.producerEpoch(),
+                                Set.of(p.partition())).toCompletableFuture()
+                        .thenCompose(errors -> {
+                            KafkaError verified = errors.getOrDefault(p.partition(), KafkaError.INVALID_TXN_STATE);
+                            return verified == KafkaError.NONE
+                                    ? append(partitionLog, p, now, guard, logAppendTime, waitDurable)
+                                    : unverified(p, verified);
+                        });
+            }
+        }
+        return append(partitionLog, p, now, VerificationGuard.NOT_REQUIRED, logAppendTime, waitDurable);
+    }
+
+    /** Why an appended batch never became durable: a newer leader took over, or the volume failed. */
+    private static PartitionResult notDurable(PartitionRecords p, Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        return cause instanceof KafkaException refused
+                ? PartitionResult.failed(p.partition(), refused.error(), refused.getMessage())
+                : PartitionResult.failed(p.partition(), KafkaError.KAFKA_STORAGE_ERROR, cause.getMessage());
+    }
+
+    private CompletableFuture<CompletableFuture<PartitionResult>> append(PartitionLog log, PartitionRecords p, long now,
+                                                                         VerificationGuard guard, boolean logAppendTime,
+                                                                         boolean waitDurable) {
+        return CompletableFuture.supplyAsync(() -> log.append(p.records(), now, guard), log.appendQueue())
+                .thenApply(result -> answer(result, p, now, logAppendTime, waitDurable));
+    }
+
+    private static CompletableFuture<PartitionResult> answer(AppendResult result, PartitionRecords p, long now,
+                                                             boolean logAppendTime, boolean waitDurable) {
+        if (result instanceof AppendResult.Appended appended) {
+            PartitionResult ok = new PartitionResult(p.partition(), KafkaError.NONE, null, appended.baseOffset(),
+                    logAppendTime ? now : appended.logAppendTimeMs(), appended.logStartOffset());
+            if (!waitDurable) {
+                return CompletableFuture.completedFuture(ok);
+            }
+            return appended.durable().toCompletableFuture().handle((v, e) -> e == null ? ok : notDurable(p, e));
+        }
+        if (result instanceof AppendResult.Duplicate duplicate) {
+            return CompletableFuture.completedFuture(new PartitionResult(p.partition(), KafkaError.NONE, null,
+                    duplicate.baseOffset(), -1L, duplicate.logStartOffset()));
+        }
+        AppendResult.Rejected rejected = (AppendResult.Rejected) result;
+        return CompletableFuture.completedFuture(PartitionResult.failed(p.partition(), rejected.error(), rejected.message()));
+    }
+
+    /**
+     * A verification that failed, answered as Apache 3.7's ReplicaManager does: retriable coordinator
+     * trouble becomes NOT_ENOUGH_REPLICAS (which every client retries without a metadata refresh);
+     * a partition not in the transaction is INVALID_TXN_STATE; the producer's own errors pass through.
+     */
+    private static CompletableFuture<CompletableFuture<PartitionResult>> unverified(PartitionRecords p, KafkaError error) {
+        return switch (error) {
+            case INVALID_TXN_STATE -> failed(p, error, "Partition was not added to the transaction");
+            case CONCURRENT_TRANSACTIONS, COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR ->
+                    failed(p, KafkaError.NOT_ENOUGH_REPLICAS, "Unable to verify the partition has been added to the "
+                            + "transaction. Underlying error: " + error);
+            default -> failed(p, error, null);
+        };
+    }
+
+    private static boolean isTransactional(PartitionRecords p) {
+        ByteBuffer records = p.records();
+        return records.remaining() >= RecordBatchHeader.HEADER_SIZE && RecordBatchHeader.at(records).isTransactional();
+    }
+
+    private static Optional<BatchValidator.Rejection> checkTimestamps(PartitionRecords p, TopicConfig cfg, long now) {
+        return TimestampValidator.validate(RecordBatchHeader.at(p.records()),
+                cfg.timestampType() == TopicConfig.TimestampType.LOG_APPEND_TIME, cfg.timestampBeforeMaxMs(),
+                cfg.timestampAfterMaxMs(), now);
+    }
+
+    private static List<PartitionResult> timedOut(List<PartitionRecords> partitions,
+                                                  List<CompletableFuture<PartitionResult>> results) {
+        List<PartitionResult> out = new ArrayList<>(results.size());
+        for (int i = 0; i < results.size(); i++) {
+            CompletableFuture<PartitionResult> r = results.get(i);
+            out.add(r.isDone() ? r.join()
+                    : PartitionResult.failed(partitions.get(i).partition(), KafkaError.REQUEST_TIMED_OUT, null));
+        }
+        return out;
+    }
+
+    private static CompletableFuture<CompletableFuture<PartitionResult>> failed(PartitionRecords p, KafkaError error,
+                                                                                 String message) {
+        return CompletableFuture.completedFuture(
+                CompletableFuture.completedFuture(PartitionResult.failed(p.partition(), error, message)));
+    }
+}

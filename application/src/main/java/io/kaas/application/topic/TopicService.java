@@ -1,0 +1,421 @@
+package io.kaas.application.topic;
+
+import io.kaas.application.cluster.BrokerSettings;
+import io.kaas.application.log.LogConfig;
+import io.kaas.application.log.LogEngine;
+import io.kaas.application.log.PartitionLog;
+import io.kaas.application.port.in.Outcome;
+import io.kaas.application.port.in.TopicAdminUseCase;
+import io.kaas.application.port.out.TopicStore;
+import io.kaas.domain.config.BrokerConfigs;
+import io.kaas.domain.config.TopicConfig;
+import io.kaas.domain.config.TopicConfigs;
+import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.error.KafkaException;
+import io.kaas.domain.topic.Topic;
+import io.kaas.domain.topic.TopicIds;
+import io.kaas.domain.topic.TopicNames;
+import io.kaas.domain.topic.TopicPartition;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The topics this broker serves, their effective configurations and their open partition logs.
+ * Changes (create, grow, reconfigure, delete) are serialised and reach the store before they are
+ * served; a change that fails part-way is undone, so nothing is left half-created. Lookups are
+ * lock-free.
+ */
+public final class TopicService implements TopicAdminUseCase {
+    private static final Logger LOG = LoggerFactory.getLogger(TopicService.class);
+
+    private final TopicStore store;
+    private final LogEngine engine;
+    private final BrokerSettings settings;
+    private final BrokerConfigs brokerConfigs;
+    private final Supplier<UUID> randomIds;
+    private final Map<String, Registered> byName = new ConcurrentHashMap<>();
+    private final Map<UUID, Topic> byId = new ConcurrentHashMap<>();
+    private final Map<TopicPartition, PartitionLog> logs = new ConcurrentHashMap<>();
+    private final List<Consumer<Topic>> deletionListeners = new CopyOnWriteArrayList<>();
+
+    /** A served topic with its configuration resolved once, not on every produce. */
+    private record Registered(Topic topic, TopicConfig config) {
+    }
+
+    /**
+     * @param brokerConfigs the broker's settings, where topic configs take their defaults from
+     */
+    public TopicService(TopicStore store, LogEngine engine, BrokerSettings settings, BrokerConfigs brokerConfigs,
+                        Supplier<UUID> randomIds) {
+        this.store = store;
+        this.engine = engine;
+        this.settings = settings;
+        this.brokerConfigs = brokerConfigs;
+        this.randomIds = randomIds;
+    }
+
+    /**
+     * Calls {@code listener} after each topic deletion, on the deleting thread; it must not block
+     * (the group coordinator purges the topic's committed offsets this way).
+     */
+    public void addDeletionListener(Consumer<Topic> listener) {
+        deletionListeners.add(listener);
+    }
+
+    /** Loads the stored topics and opens their logs. */
+    public synchronized void start() {
+        for (Topic topic : store.loadAll()) {
+            register(topic, openAll(topic, 0));
+        }
+    }
+
+    /** The open log of a partition this broker serves. */
+    public Optional<PartitionLog> log(TopicPartition partition) {
+        return Optional.ofNullable(logs.get(partition));
+    }
+
+    /** Every open partition log. */
+    public Collection<PartitionLog> logs() {
+        return List.copyOf(logs.values());
+    }
+
+    /** The effective configuration of a served topic. */
+    public Optional<TopicConfig> config(String topic) {
+        return Optional.ofNullable(byName.get(topic)).map(Registered::config);
+    }
+
+    /** The configuration a topic with these overrides would have on this broker. */
+    public TopicConfig resolve(Map<String, String> overrides) {
+        return TopicConfig.resolve(brokerConfigs.topicDefaults(), overrides);
+    }
+
+    @Override
+    public Optional<Topic> byName(String name) {
+        return Optional.ofNullable(byName.get(name)).map(Registered::topic);
+    }
+
+    @Override
+    public Optional<Topic> byId(UUID id) {
+        return Optional.ofNullable(byId.get(id));
+    }
+
+    @Override
+    public Collection<Topic> all() {
+        return byName.values().stream().map(Registered::topic).toList();
+    }
+
+    // ------------------------------------------------------------------------------------------ create
+
+    @Override
+    public synchronized CreateResult create(CreateCommand command) {
+        String name = command.name();
+        Optional<String> illegal = TopicNames.validate(name);
+        if (illegal.isPresent()) {
+            return failed(KafkaError.INVALID_TOPIC_EXCEPTION, illegal.get());
+        }
+        if (byName.containsKey(name)) {
+            return failed(KafkaError.TOPIC_ALREADY_EXISTS, "Topic '" + name + "' already exists.");
+        }
+        for (String existing : byName.keySet()) {
+            if (TopicNames.collide(name, existing)) {
+                return failed(KafkaError.INVALID_TOPIC_EXCEPTION, "Topic '" + name + "' collides with existing topic: "
+                        + existing);
+            }
+        }
+        try {
+            TopicConfigs.validate(command.configs(), brokerConfigs.topicDefaults());
+        } catch (KafkaException e) {
+            return failed(e.error(), e.getMessage());
+        }
+        int partitions;
+        if (command.assignments().isEmpty()) {
+            if (command.replicationFactor() < DEFAULT || command.replicationFactor() == 0) {
+                return failed(KafkaError.INVALID_REPLICATION_FACTOR,
+                        "Replication factor must be larger than 0, or -1 to use the default value.");
+            }
+            if (command.numPartitions() < DEFAULT || command.numPartitions() == 0) {
+                return failed(KafkaError.INVALID_PARTITIONS, "Number of partitions was set to an invalid non-positive value.");
+            }
+            partitions = command.numPartitions() == DEFAULT ? settings.defaultPartitions() : command.numPartitions();
+        } else {
+            Optional<Outcome> invalid = invalidAssignment(command);
+            if (invalid.isPresent()) {
+                return failed(invalid.get().error(), invalid.get().message());
+            }
+            partitions = command.assignments().size();
+        }
+        Optional<Outcome> tooMany = beyondLimit(name, partitions);
+        if (tooMany.isPresent()) {
+            return failed(tooMany.get().error(), tooMany.get().message());
+        }
+        Topic topic = new Topic(name, newTopicId(), partitions, command.configs());
+        if (!command.validateOnly()) {
+            try {
+                store.save(topic);
+                register(topic, openAll(topic, 0));
+            } catch (RuntimeException e) {
+                LOG.error("creating topic {} failed; removing what was made of it", name, e);
+                undoCreate(topic);
+                return failed(KafkaError.UNKNOWN_SERVER_ERROR, "Creating topic '" + name + "' failed: " + e.getMessage());
+            }
+            LOG.info("created topic {} (id {}) with {} partition(s) and overrides {}", name, TopicIds.toBase64(topic.id()),
+                    partitions, topic.configs());
+        }
+        return new CreateResult(KafkaError.NONE, null, topic);
+    }
+
+    private void undoCreate(Topic topic) {
+        byName.remove(topic.name());
+        byId.remove(topic.id());
+        for (int p = 0; p < topic.partitionCount(); p++) {
+            logs.remove(topic.partition(p));
+        }
+        try {
+            engine.delete(topic);
+        } catch (RuntimeException e) {
+            LOG.warn("could not remove the partitions of the failed topic {}", topic.name(), e);
+        }
+        try {
+            store.delete(topic);
+        } catch (RuntimeException e) {
+            LOG.warn("could not remove the definition of the failed topic {}; the next start clears it", topic.name(), e);
+        }
+    }
+
+    private Optional<Outcome> invalidAssignment(CreateCommand command) {
+        if (command.replicationFactor() != DEFAULT) {
+            return Optional.of(new Outcome(KafkaError.INVALID_REQUEST,
+                    "A manual partition assignment was specified, but replication factor was not set to -1."));
+        }
+        if (command.numPartitions() != DEFAULT) {
+            return Optional.of(new Outcome(KafkaError.INVALID_REQUEST,
+                    "A manual partition assignment was specified, but numPartitions was not set to -1."));
+        }
+        Map<Integer, List<Integer>> assignments = command.assignments();
+        for (int p = 0; p < assignments.size(); p++) {
+            if (!assignments.containsKey(p)) {
+                return Optional.of(new Outcome(KafkaError.INVALID_REPLICA_ASSIGNMENT,
+                        "partitions should be a consecutive 0-based integer sequence"));
+            }
+        }
+        List<List<Integer>> lists = new ArrayList<>();
+        for (int p = 0; p < assignments.size(); p++) {
+            lists.add(assignments.get(p));
+        }
+        return ReplicaAssignments.validate(lists, this::isBroker, OptionalInt.empty());
+    }
+
+    // ------------------------------------------------------------------------------------------ grow
+
+    @Override
+    public synchronized Outcome createPartitions(CreatePartitionsCommand command) {
+        Registered registered = byName.get(command.name());
+        if (registered == null) {
+            return new Outcome(KafkaError.UNKNOWN_TOPIC_OR_PARTITION, null);
+        }
+        Topic topic = registered.topic();
+        int current = topic.partitionCount();
+        if (command.count() == current) {
+            return new Outcome(KafkaError.INVALID_PARTITIONS, "Topic already has " + current + " partition(s).");
+        }
+        if (command.count() < current) {
+            return new Outcome(KafkaError.INVALID_PARTITIONS, "The topic " + topic.name() + " currently has " + current
+                    + " partition(s); " + command.count() + " would not be an increase.");
+        }
+        int additional = command.count() - current;
+        if (command.assignments() != null) {
+            if (command.assignments().size() != additional) {
+                return new Outcome(KafkaError.INVALID_REPLICA_ASSIGNMENT, "Attempted to add " + additional
+                        + " additional partition(s), but only " + command.assignments().size()
+                        + " assignment(s) were specified.");
+            }
+            Optional<Outcome> invalid = ReplicaAssignments.validate(command.assignments(), this::isBroker,
+                    OptionalInt.of(1));
+            if (invalid.isPresent()) {
+                return invalid.get();
+            }
+        }
+        Optional<Outcome> tooMany = beyondLimit(topic.name(), command.count());
+        if (tooMany.isPresent()) {
+            return tooMany.get();
+        }
+        if (command.validateOnly()) {
+            return Outcome.OK;
+        }
+        Topic grown = new Topic(topic.name(), topic.id(), command.count(), topic.configs());
+        List<PartitionLog> added;
+        try {
+            added = openAll(grown, current);
+        } catch (RuntimeException e) {
+            LOG.error("opening the new partitions of {} failed", topic.name(), e);
+            deleteQuietly(grown, current);
+            return new Outcome(KafkaError.KAFKA_STORAGE_ERROR, "Creating partitions of '" + topic.name() + "' failed: "
+                    + e.getMessage());
+        }
+        try {
+            store.save(grown); // the new count exists from here on
+        } catch (RuntimeException e) {
+            LOG.error("storing the new partition count of {} failed", topic.name(), e);
+            deleteQuietly(grown, current);
+            return new Outcome(KafkaError.KAFKA_STORAGE_ERROR, "Creating partitions of '" + topic.name() + "' failed: "
+                    + e.getMessage());
+        }
+        register(grown, added);
+        LOG.info("grew topic {} from {} to {} partitions", topic.name(), current, command.count());
+        return Outcome.OK;
+    }
+
+    private void deleteQuietly(Topic topic, int fromPartition) {
+        for (int p = fromPartition; p < topic.partitionCount(); p++) {
+            try {
+                engine.deletePartition(topic.partition(p));
+            } catch (RuntimeException e) {
+                LOG.warn("could not remove {}; a later grow clears it", topic.partition(p), e);
+            }
+        }
+    }
+
+    private Optional<Outcome> beyondLimit(String topic, int partitions) {
+        if (partitions <= settings.maxPartitionsPerTopic()) {
+            return Optional.empty();
+        }
+        return Optional.of(new Outcome(KafkaError.POLICY_VIOLATION, "Topic '" + topic + "' would have " + partitions
+                + " partitions, more than the " + settings.maxPartitionsPerTopic()
+                + " this broker allows per topic (KAAS_MAX_PARTITIONS_PER_TOPIC)."));
+    }
+
+    // ------------------------------------------------------------------------------------------ configure
+
+    /**
+     * Replaces a topic's overrides with {@code change} applied to them, after validating the result
+     * (before checking that the topic exists, as Apache does). The new configuration is stored, then
+     * applied to every partition log from its next append, roll or retention pass on.
+     *
+     * @param change may throw {@link KafkaException} to refuse the change
+     */
+    public synchronized Outcome updateConfigs(String name, UnaryOperator<Map<String, String>> change,
+                                              boolean validateOnly) {
+        Registered registered = byName.get(name);
+        Map<String, String> next;
+        try {
+            next = change.apply(registered == null ? Map.of() : registered.topic().configs());
+            TopicConfigs.validate(next, brokerConfigs.topicDefaults());
+        } catch (KafkaException e) {
+            return new Outcome(e.error(), e.getMessage());
+        }
+        if (registered == null) {
+            return new Outcome(KafkaError.UNKNOWN_TOPIC_OR_PARTITION, "The topic '" + name + "' does not exist.");
+        }
+        if (validateOnly || next.equals(registered.topic().configs())) {
+            return Outcome.OK;
+        }
+        Topic topic = registered.topic();
+        Topic updated = new Topic(topic.name(), topic.id(), topic.partitionCount(), next);
+        try {
+            store.save(updated);
+        } catch (RuntimeException e) {
+            LOG.error("storing the configs of {} failed", name, e);
+            return new Outcome(KafkaError.UNKNOWN_SERVER_ERROR, "Storing the configs of '" + name + "' failed: "
+                    + e.getMessage());
+        }
+        TopicConfig config = resolve(next);
+        LogConfig logConfig = LogConfig.of(config);
+        byName.put(name, new Registered(updated, config));
+        byId.put(updated.id(), updated);
+        for (int p = 0; p < updated.partitionCount(); p++) {
+            PartitionLog log = logs.get(updated.partition(p));
+            if (log != null) {
+                log.updateConfig(logConfig);
+            }
+        }
+        LOG.info("topic {} now overrides {}", name, next);
+        return Outcome.OK;
+    }
+
+    // ------------------------------------------------------------------------------------------ delete
+
+    @Override
+    public synchronized DeleteResult deleteByName(String name) {
+        Registered registered = byName.get(name);
+        if (registered == null) {
+            return new DeleteResult(KafkaError.UNKNOWN_TOPIC_OR_PARTITION,
+                    "This server does not host this topic-partition.", null);
+        }
+        return delete(registered.topic());
+    }
+
+    @Override
+    public synchronized DeleteResult deleteById(UUID id) {
+        Topic topic = byId.get(id);
+        if (topic == null) {
+            return new DeleteResult(KafkaError.UNKNOWN_TOPIC_ID, "This server does not host this topic ID.", null);
+        }
+        return delete(topic);
+    }
+
+    private DeleteResult delete(Topic topic) {
+        byName.remove(topic.name());
+        byId.remove(topic.id());
+        for (int p = 0; p < topic.partitionCount(); p++) {
+            logs.remove(topic.partition(p));
+        }
+        engine.delete(topic); // partition data first: the stored definition is what makes the topic exist
+        store.delete(topic);
+        LOG.info("deleted topic {} (id {})", topic.name(), TopicIds.toBase64(topic.id()));
+        deletionListeners.forEach(listener -> listener.accept(topic));
+        return new DeleteResult(KafkaError.NONE, null, topic);
+    }
+
+    // ------------------------------------------------------------------------------------------ registry
+
+    /** Opens the topic's partitions from {@code fromPartition} on; a failure closes and removes those opened. */
+    private List<PartitionLog> openAll(Topic topic, int fromPartition) {
+        LogConfig config = LogConfig.of(resolve(topic.configs()));
+        List<PartitionLog> opened = new ArrayList<>();
+        for (int p = fromPartition; p < topic.partitionCount(); p++) {
+            TopicPartition tp = topic.partition(p);
+            if (fromPartition > 0) {
+                engine.deletePartition(tp); // a new partition starts empty, whatever an interrupted grow left there
+            }
+            opened.add(engine.open(topic, tp, config));
+        }
+        return opened;
+    }
+
+    /** Serves the topic with {@code opened}, the logs of its partitions not served yet. */
+    private void register(Topic topic, List<PartitionLog> opened) {
+        for (PartitionLog log : opened) {
+            logs.put(log.topicPartition(), log);
+        }
+        byId.put(topic.id(), topic);
+        byName.put(topic.name(), new Registered(topic, resolve(topic.configs())));
+    }
+
+    private boolean isBroker(int id) {
+        return id == settings.brokerId();
+    }
+
+    private UUID newTopicId() {
+        UUID id;
+        do {
+            id = randomIds.get();
+        } while (!TopicIds.isUsable(id) || byId.containsKey(id));
+        return id;
+    }
+
+    private static CreateResult failed(KafkaError error, String message) {
+        return new CreateResult(error, message, null);
+    }
+}

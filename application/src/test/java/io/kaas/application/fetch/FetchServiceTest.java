@@ -1,0 +1,505 @@
+package io.kaas.application.fetch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kaas.application.cluster.BrokerSettings;
+import io.kaas.application.fake.ManualScheduler;
+import io.kaas.application.fake.QueuedExecutor;
+import io.kaas.application.fake.SequentialTopicIds;
+import io.kaas.application.log.LogConfig;
+import io.kaas.application.log.LogEngine;
+import io.kaas.application.log.MemoryLogEngine;
+import io.kaas.application.log.PartitionLog;
+import io.kaas.application.memory.InMemoryTopicStore;
+import io.kaas.application.port.in.FetchUseCase.Command;
+import io.kaas.application.port.in.FetchUseCase.PartitionData;
+import io.kaas.application.port.in.FetchUseCase.PartitionRequest;
+import io.kaas.application.port.in.TopicAdminUseCase.CreateCommand;
+import io.kaas.application.topic.TopicService;
+import io.kaas.domain.batch.RecordBatchHeader;
+import io.kaas.domain.batch.TestBatches;
+import io.kaas.domain.config.BrokerConfigs;
+import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.log.LogOffsets;
+import io.kaas.domain.topic.Topic;
+import io.kaas.domain.topic.TopicPartition;
+import io.kaas.domain.txn.TxnMarker;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+class FetchServiceTest {
+    private static final TopicPartition P0 = new TopicPartition("t", 0);
+    private static final TopicPartition P1 = new TopicPartition("t", 1);
+    private static final int BATCH = TestBatches.plain(1).remaining();
+    private static final int MAX_WAIT = 500;
+
+    private final ManualScheduler scheduler = new ManualScheduler();
+    private final FetchPurgatory purgatory = new FetchPurgatory();
+    private final TopicService topics = new TopicService(new InMemoryTopicStore(), new MemoryLogEngine(purgatory),
+            new BrokerSettings(0, 1, false), BrokerConfigs.of(List.of()),
+            new SequentialTopicIds());
+    private final FetchService fetch = new FetchService(topics, purgatory, scheduler, Runnable::run);
+
+    FetchServiceTest() {
+        topics.create(new CreateCommand("t", 2, 1, Map.of(), Map.of(), false));
+    }
+
+    private void append(TopicPartition tp, ByteBuffer batch) {
+        PartitionLog log = topics.log(tp).orElseThrow();
+        log.append(batch, scheduler.clock().nowMs());
+    }
+
+    private static PartitionRequest from(TopicPartition tp, long offset) {
+        return new PartitionRequest(tp, offset, Integer.MAX_VALUE);
+    }
+
+    private CompletableFuture<List<PartitionData>> fetch(int maxWaitMs, int minBytes, int maxBytes,
+                                                         PartitionRequest... partitions) {
+        return fetch.fetch(new Command(maxWaitMs, minBytes, maxBytes, false, List.of(partitions))).toCompletableFuture();
+    }
+
+    private static long firstBaseOffset(PartitionData data) {
+        return RecordBatchHeader.at(data.records().inMemory().orElseThrow()).baseOffset();
+    }
+
+    @Test
+    void aStaleOrFutureLeaderEpochFailsItsPartitionAtOnce() {
+        append(P0, TestBatches.plain(2));
+        int epoch = topics.log(P0).orElseThrow().leaderEpoch();
+        assertThat(epoch).as("a standalone log's epoch").isZero();
+
+        List<PartitionData> data = fetch(MAX_WAIT, 1, Integer.MAX_VALUE,
+                new PartitionRequest(P0, 0, Integer.MAX_VALUE, epoch + 1),
+                new PartitionRequest(P0, 0, Integer.MAX_VALUE, -2), // older; -1 would name no epoch
+                new PartitionRequest(P0, 0, Integer.MAX_VALUE, epoch)).join();
+
+        assertThat(data).extracting(PartitionData::error).containsExactly(KafkaError.UNKNOWN_LEADER_EPOCH,
+                KafkaError.FENCED_LEADER_EPOCH, KafkaError.NONE);
+        assertThat(data.get(0).sizeInBytes()).isZero();
+        assertThat(data.get(2).sizeInBytes()).isEqualTo(TestBatches.plain(2).remaining());
+    }
+
+    @Test
+    void answersAtOnceWhenMinBytesAreAvailable() {
+        append(P0, TestBatches.plain(2));
+
+        CompletableFuture<List<PartitionData>> result = fetch(MAX_WAIT, 1, Integer.MAX_VALUE, from(P0, 0));
+
+        assertThat(result).isCompleted();
+        PartitionData data = result.join().get(0);
+        assertThat(data.error()).isEqualTo(KafkaError.NONE);
+        assertThat(data.offsets()).isEqualTo(new LogOffsets(0, 2, 2));
+        assertThat(data.sizeInBytes()).isEqualTo(TestBatches.plain(2).remaining());
+        assertThat(purgatory.size()).isZero();
+        assertThat(scheduler.pending()).isZero();
+    }
+
+    @Test
+    void answersAtOnceWithNothingWhenMaxWaitIsZero() {
+        CompletableFuture<List<PartitionData>> result = fetch(0, 1, Integer.MAX_VALUE, from(P0, 0));
+
+        assertThat(result).isCompleted();
+        assertThat(result.join().get(0).sizeInBytes()).isZero();
+        assertThat(purgatory.size()).isZero();
+    }
+
+    @Test
+    void answersAtOnceWhenAPartitionFails() {
+        TopicPartition unknown = new TopicPartition("nope", 0);
+        CompletableFuture<List<PartitionData>> result = fetch(MAX_WAIT, 1, Integer.MAX_VALUE,
+                from(P0, 0), from(unknown, 0));
+
+        assertThat(result).isCompleted();
+        assertThat(result.join()).extracting(PartitionData::error)
+                .containsExactly(KafkaError.NONE, KafkaError.UNKNOWN_TOPIC_OR_PARTITION);
+        assertThat(result.join().get(1).offsets()).isEqualTo(new LogOffsets(-1, -1, -1));
+
+        CompletableFuture<List<PartitionData>> outOfRange = fetch(MAX_WAIT, 1, Integer.MAX_VALUE, from(P0, 5));
+        assertThat(outOfRange).isCompleted();
+        assertThat(outOfRange.join().get(0).error()).isEqualTo(KafkaError.OFFSET_OUT_OF_RANGE);
+    }
+
+    @Test
+    void parksUntilAnAppendBringsEnough() {
+        CompletableFuture<List<PartitionData>> result = fetch(MAX_WAIT, 1, Integer.MAX_VALUE, from(P0, 0));
+        assertThat(result).isNotDone();
+        assertThat(purgatory.size()).isOne();
+        assertThat(scheduler.pending()).isOne();
+
+        append(P0, TestBatches.plain(3));
+
+        assertThat(result).isCompleted();
+        PartitionData data = result.join().get(0);
+        assertThat(data.offsets().highWatermark()).isEqualTo(3);
+        assertThat(firstBaseOffset(data)).isZero();
+        assertThat(purgatory.size()).isZero();
+        assertThat(scheduler.pending()).as("the timer is cancelled").isZero();
+    }
+
+    @Test
+    void staysParkedUntilMinBytesAccumulate() {
+        CompletableFuture<List<PartitionData>> result = fetch(MAX_WAIT, 2 * BATCH, Integer.MAX_VALUE, from(P0, 0));
+
+        append(P0, TestBatches.plain(1));
+        assertThat(result).isNotDone();
+
+        append(P0, TestBatches.plain(1));
+        assertThat(result).isCompleted();
+        assertThat(result.join().get(0).sizeInBytes()).isEqualTo(2 * BATCH);
+    }
+
+    @Test
+    void appendsToOtherPartitionsDoNotWakeIt() {
+        CompletableFuture<List<PartitionData>> result = fetch(MAX_WAIT, 1, Integer.MAX_VALUE, from(P0, 0));
+
+        append(P1, TestBatches.plain(1));
+
+        assertThat(result).isNotDone();
+        assertThat(purgatory.size()).isOne();
+    }
+
+    @Test
+    void completesWithWhatIsThereExactlyWhenMaxWaitRunsOut() {
+        append(P0, TestBatches.plain(1));
+        CompletableFuture<List<PartitionData>> result = fetch(MAX_WAIT, 10 * BATCH, Integer.MAX_VALUE, from(P0, 0));
+
+        scheduler.advance(MAX_WAIT - 1);
+        assertThat(result).isNotDone();
+
+        scheduler.advance(1);
+        assertThat(result).isCompleted();
+        PartitionData data = result.join().get(0);
+        assertThat(data.error()).isEqualTo(KafkaError.NONE);
+        assertThat(data.sizeInBytes()).isEqualTo(BATCH);
+        assertThat(purgatory.size()).isZero();
+
+        append(P0, TestBatches.plain(1)); // a late append finds nothing parked
+        assertThat(result.join().get(0).sizeInBytes()).isEqualTo(BATCH);
+    }
+
+    @Test
+    void aFetchOverSeveralPartitionsIsParkedOnceAndWokenByAnyOfThem() {
+        CompletableFuture<List<PartitionData>> result = fetch(MAX_WAIT, 1, Integer.MAX_VALUE, from(P0, 0), from(P1, 0));
+        assertThat(purgatory.size()).isOne();
+
+        append(P1, TestBatches.plain(1));
+
+        assertThat(result).isCompleted();
+        assertThat(result.join()).extracting(PartitionData::sizeInBytes).containsExactly(0, BATCH);
+        assertThat(purgatory.size()).isZero();
+    }
+
+    @Test
+    void responseMaxBytesIsSharedAcrossPartitionsInRequestOrder() {
+        append(P0, TestBatches.plain(1));
+        append(P0, TestBatches.plain(1));
+        append(P1, TestBatches.plain(1));
+
+        List<PartitionData> oneBatch = fetch(0, 1, BATCH, from(P0, 0), from(P1, 0)).join();
+        assertThat(oneBatch).extracting(PartitionData::sizeInBytes).containsExactly(BATCH, 0);
+        assertThat(oneBatch).extracting(PartitionData::error).containsOnly(KafkaError.NONE);
+
+        List<PartitionData> threeBatches = fetch(0, 1, 3 * BATCH, from(P0, 0), from(P1, 0)).join();
+        assertThat(threeBatches).extracting(PartitionData::sizeInBytes).containsExactly(2 * BATCH, BATCH);
+    }
+
+    @Test
+    void theFirstBatchFoundIsReturnedWholeEvenAboveMaxBytes() {
+        append(P1, TestBatches.plain(1));
+
+        List<PartitionData> data = fetch(0, 1, 1, from(P0, 0), from(P1, 0)).join();
+
+        assertThat(data).extracting(PartitionData::sizeInBytes).containsExactly(0, BATCH);
+    }
+
+    @Test
+    void partitionMaxBytesLimitsEachPartition() {
+        append(P0, TestBatches.plain(1));
+        append(P0, TestBatches.plain(1));
+
+        List<PartitionData> data = fetch(0, 1, Integer.MAX_VALUE, new PartitionRequest(P0, 0, BATCH)).join();
+
+        assertThat(data.get(0).sizeInBytes()).isEqualTo(BATCH);
+    }
+
+    /**
+     * Reads counted at the log: a parked fetch reads once, when it answers, and every read runs on
+     * the injected executor (a {@link QueuedExecutor}: nothing runs until the test says so).
+     */
+    @Nested
+    class ReadsOnlyOnTheExecutor {
+        private final QueuedExecutor queue = new QueuedExecutor();
+        private boolean onExecutor;
+        private final Executor io = task -> queue.execute(() -> {
+            onExecutor = true;
+            try {
+                task.run();
+            } finally {
+                onExecutor = false;
+            }
+        });
+        private final FetchPurgatory purgatory = new FetchPurgatory();
+        private final CountingLogEngine engine = new CountingLogEngine(new MemoryLogEngine(purgatory), () -> onExecutor);
+        private final TopicService topics = new TopicService(new InMemoryTopicStore(), engine,
+                new BrokerSettings(0, 1, false), BrokerConfigs.of(List.of()), new SequentialTopicIds());
+        private final FetchService fetch = new FetchService(topics, purgatory, scheduler, io);
+
+        ReadsOnlyOnTheExecutor() {
+            topics.create(new CreateCommand("t", 2, 1, Map.of(), Map.of(), false));
+        }
+
+        private PartitionLog log(TopicPartition tp) {
+            return topics.log(tp).orElseThrow();
+        }
+
+        private CompletableFuture<List<PartitionData>> fetch(boolean readCommitted, int minBytes, PartitionRequest... partitions) {
+            return fetch.fetch(new Command(MAX_WAIT, minBytes, Integer.MAX_VALUE, readCommitted, List.of(partitions)))
+                    .toCompletableFuture();
+        }
+
+        /** Parks a fetch: its first read runs (on the executor) and finds less than {@code minBytes}. */
+        private CompletableFuture<List<PartitionData>> parked(boolean readCommitted, int minBytes, PartitionRequest... partitions) {
+            int before = engine.reads;
+            CompletableFuture<List<PartitionData>> result = fetch(readCommitted, minBytes, partitions);
+            assertThat(engine.reads).as("nothing read on the calling thread").isEqualTo(before);
+            assertThat(queue.runAll()).isOne();
+            assertThat(engine.reads).as("one read per partition").isEqualTo(before + partitions.length);
+            assertThat(result).isNotDone();
+            assertThat(purgatory.size()).isOne();
+            return result;
+        }
+
+        private static ByteBuffer transactional(int sequence, int records) {
+            return TestBatches.batch().transactional().producer(9L, (short) 0, sequence).records(records).build();
+        }
+
+        @Test
+        void evenAFetchThatCanAnswerAtOnceReadsOnTheExecutor() {
+            append(P0, TestBatches.plain(1));
+
+            CompletableFuture<List<PartitionData>> result = fetch(false, 1, from(P0, 0));
+
+            assertThat(result).isNotDone();
+            assertThat(engine.reads).isZero();
+            queue.runAll();
+            assertThat(result).isCompleted();
+            assertThat(result.join().get(0).sizeInBytes()).isEqualTo(BATCH);
+            assertThat(engine.reads).isOne();
+            assertThat(engine.readsOffTheExecutor).isZero();
+            assertThat(purgatory.size()).isZero();
+            assertThat(scheduler.pending()).isZero();
+        }
+
+        @Test
+        void anAppendBelowMinBytesNeitherReadsNorAnswers() {
+            CompletableFuture<List<PartitionData>> result = parked(false, 2 * BATCH, from(P0, 0));
+
+            append(P0, TestBatches.plain(1));
+
+            assertThat(result).isNotDone();
+            assertThat(queue.pending()).isZero();
+            assertThat(engine.reads).as("only the first read").isOne();
+            assertThat(purgatory.size()).isOne();
+        }
+
+        @Test
+        void enoughAppendedBytesAnswerWithExactlyOneReadOnTheExecutor() {
+            CompletableFuture<List<PartitionData>> result = parked(false, 2 * BATCH, from(P0, 0));
+
+            append(P0, TestBatches.plain(1));
+            append(P0, TestBatches.plain(1));
+
+            assertThat(result).as("the appending thread does not read").isNotDone();
+            assertThat(engine.reads).isOne();
+            assertThat(queue.runAll()).isOne();
+            assertThat(result).isCompleted();
+            assertThat(result.join().get(0).sizeInBytes()).isEqualTo(2 * BATCH);
+            assertThat(engine.reads).as("the first read and the answering one").isEqualTo(2);
+            assertThat(engine.readsOffTheExecutor).isZero();
+            assertThat(purgatory.size()).isZero();
+            assertThat(scheduler.pending()).as("the timer is cancelled").isZero();
+
+            append(P0, TestBatches.plain(1)); // a late append finds nothing parked
+            assertThat(queue.pending()).isZero();
+            assertThat(engine.reads).isEqualTo(2);
+        }
+
+        @Test
+        void bytesOnSeveralPartitionsAddUp() {
+            CompletableFuture<List<PartitionData>> result = parked(false, 2 * BATCH, from(P0, 0), from(P1, 0));
+
+            append(P0, TestBatches.plain(1));
+            assertThat(queue.pending()).isZero();
+            append(P1, TestBatches.plain(1));
+
+            queue.runAll();
+            assertThat(result.join()).extracting(PartitionData::sizeInBytes).containsExactly(BATCH, BATCH);
+            assertThat(engine.reads).as("one read per partition, twice").isEqualTo(4);
+        }
+
+        @Test
+        void maxWaitAnswersWithOneReadOnTheExecutor() {
+            append(P0, TestBatches.plain(1));
+            CompletableFuture<List<PartitionData>> result = parked(false, 10 * BATCH, from(P0, 0));
+
+            scheduler.advance(MAX_WAIT);
+
+            assertThat(result).isNotDone();
+            assertThat(queue.runAll()).isOne();
+            assertThat(result).isCompleted();
+            assertThat(result.join().get(0).sizeInBytes()).isEqualTo(BATCH);
+            assertThat(engine.reads).isEqualTo(2);
+            assertThat(engine.readsOffTheExecutor).isZero();
+            assertThat(purgatory.size()).isZero();
+        }
+
+        @Test
+        void readCommittedWaitsForTheLastStableOffset() {
+            CompletableFuture<List<PartitionData>> committed = parked(true, 1, from(P0, 0));
+            CompletableFuture<List<PartitionData>> uncommitted = fetch(false, 1, from(P0, 0));
+            queue.runAll();
+            assertThat(engine.reads).isEqualTo(2);
+
+            log(P0).append(transactional(0, 2), 0L); // 0..1, in an open transaction
+
+            assertThat(queue.runAll()).as("only the read_uncommitted fetch answers").isOne();
+            assertThat(uncommitted.join().get(0).sizeInBytes()).isEqualTo(transactional(0, 2).remaining());
+            assertThat(committed).isNotDone();
+
+            log(P0).append(transactional(2, 1), 0L);
+            assertThat(queue.pending()).isZero();
+            assertThat(committed).isNotDone();
+
+            log(P0).appendMarker(new TxnMarker(9L, (short) 0, 0, true), 0L); // commits: the LSO moves to 4
+
+            assertThat(queue.runAll()).isOne();
+            PartitionData data = committed.join().get(0);
+            assertThat(data.offsets().lastStableOffset()).isEqualTo(4);
+            assertThat(data.sizeInBytes()).as("both batches and the marker").isEqualTo((int) log(P0).sizeInBytes());
+            assertThat(engine.reads).as("two first reads, two answers").isEqualTo(4);
+            assertThat(engine.readsOffTheExecutor).isZero();
+        }
+
+        @Test
+        void readCommittedAnswersWhenAMarkerReleasesBytesWrittenBeforeTheFetch() {
+            log(P0).append(transactional(0, 2), 0L); // open: the first read sees none of it
+            CompletableFuture<List<PartitionData>> committed = parked(true, 1, from(P0, 0));
+
+            log(P0).appendMarker(new TxnMarker(9L, (short) 0, 0, false), 0L); // aborts: the LSO moves over it
+
+            assertThat(queue.runAll()).isOne();
+            PartitionData data = committed.join().get(0);
+            assertThat(data.sizeInBytes()).isEqualTo((int) log(P0).sizeInBytes());
+            assertThat(data.abortedTransactions()).hasSize(1);
+            assertThat(engine.reads).isEqualTo(2);
+        }
+
+        @Test
+        void aDeletedPartitionAnswersItsParkedFetchAtOnce() {
+            CompletableFuture<List<PartitionData>> result = parked(false, 1, from(P0, 0));
+
+            topics.deleteByName("t");
+
+            assertThat(queue.runAll()).isOne();
+            assertThat(result).isCompleted();
+            assertThat(result.join().get(0).error()).isEqualTo(KafkaError.UNKNOWN_TOPIC_OR_PARTITION);
+            assertThat(purgatory.size()).isZero();
+            assertThat(scheduler.pending()).isZero();
+            assertThat(engine.readsOffTheExecutor).isZero();
+        }
+
+        @Test
+        void anAppendPublishedWhileTheFirstReadRunsIsNotLost() {
+            engine.afterRead = tp -> {
+                engine.afterRead = ignored -> { };
+                append(P0, TestBatches.plain(1)); // after the read's snapshot, before it parks
+            };
+
+            CompletableFuture<List<PartitionData>> result = fetch(false, 1, from(P0, 0));
+            queue.runAll();
+
+            assertThat(result).isCompleted();
+            assertThat(result.join().get(0).sizeInBytes()).isEqualTo(BATCH);
+            assertThat(engine.reads).isEqualTo(2);
+            assertThat(purgatory.size()).isZero();
+            assertThat(scheduler.pending()).isZero();
+        }
+
+        @Test
+        void aLogStartMovedPastTheFetchOffsetAnswersAtTheNextAppend() {
+            append(P0, TestBatches.plain(2));
+            CompletableFuture<List<PartitionData>> result = parked(false, 10 * BATCH, from(P0, 1));
+            assertThat(log(P0).deleteRecordsBefore(2)).isEqualTo(KafkaError.NONE);
+
+            append(P0, TestBatches.plain(1));
+
+            assertThat(queue.runAll()).isOne();
+            assertThat(result.join().get(0).error()).isEqualTo(KafkaError.OFFSET_OUT_OF_RANGE);
+        }
+
+        private void append(TopicPartition tp, ByteBuffer batch) {
+            log(tp).append(batch, scheduler.clock().nowMs());
+        }
+    }
+
+    /** Memory logs that count their reads, and the reads made where {@code onExecutor} is false. */
+    private static final class CountingLogEngine implements LogEngine {
+        private final MemoryLogEngine delegate;
+        private final BooleanSupplier onExecutor;
+        int reads;
+        int readsOffTheExecutor;
+        /** Runs after each read, with its partition. */
+        Consumer<TopicPartition> afterRead = tp -> { };
+
+        CountingLogEngine(MemoryLogEngine delegate, BooleanSupplier onExecutor) {
+            this.delegate = delegate;
+            this.onExecutor = onExecutor;
+        }
+
+        @Override
+        public PartitionLog open(Topic topic, TopicPartition partition, LogConfig config) {
+            PartitionLog log = delegate.open(topic, partition, config);
+            return (PartitionLog) Proxy.newProxyInstance(PartitionLog.class.getClassLoader(),
+                    new Class<?>[] {PartitionLog.class}, (proxy, method, args) -> {
+                        Object out;
+                        try {
+                            out = method.invoke(log, args);
+                        } catch (InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                        if (method.getName().equals("read")) {
+                            reads++;
+                            if (!onExecutor.getAsBoolean()) {
+                                readsOffTheExecutor++;
+                            }
+                            afterRead.accept(partition);
+                        }
+                        return out;
+                    });
+        }
+
+        @Override
+        public void deletePartition(TopicPartition partition) {
+            delegate.deletePartition(partition);
+        }
+
+        @Override
+        public LogDir logDir() {
+            return delegate.logDir();
+        }
+
+        @Override
+        public void close() {
+            delegate.close();
+        }
+    }
+}
