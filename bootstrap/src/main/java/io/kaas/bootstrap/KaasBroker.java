@@ -11,6 +11,7 @@ import io.kaas.adapter.fs.JsonProducerFenceLog;
 import io.kaas.adapter.fs.JsonProducerIdBlockStore;
 import io.kaas.adapter.fs.JsonTopicStore;
 import io.kaas.adapter.fs.JsonTransactionStateStore;
+import io.kaas.adapter.fs.MemoryFilesystem;
 import io.kaas.adapter.fs.NioFilesystem;
 import io.kaas.adapter.wire.KafkaApis;
 import io.kaas.adapter.wire.KafkaServer;
@@ -29,12 +30,6 @@ import io.kaas.application.log.DiskLogEngine;
 import io.kaas.application.log.LogEngine;
 import io.kaas.application.log.MemoryLogEngine;
 import io.kaas.application.log.PartitionLog;
-import io.kaas.application.memory.InMemoryMarkerQueue;
-import io.kaas.application.memory.InMemoryOffsetStore;
-import io.kaas.application.memory.InMemoryProducerFenceLog;
-import io.kaas.application.memory.InMemoryProducerIdBlockStore;
-import io.kaas.application.memory.InMemoryTopicStore;
-import io.kaas.application.memory.InMemoryTransactionStateStore;
 import io.kaas.application.port.in.ClusterUseCase;
 import io.kaas.application.port.out.Clock;
 import io.kaas.application.port.out.Filesystem;
@@ -86,12 +81,19 @@ public final class KaasBroker implements AutoCloseable {
      * same directory fails here, before touching a file.
      */
     public static KaasBroker start(BrokerConfig config) throws InterruptedException {
-        return start(config, new NioFilesystem());
+        return start(config, volumeFor(config));
+    }
+
+    /** The data volume a configuration asks for: the directory on disk, or memory for {@code KAAS_STORAGE=memory}. */
+    public static Filesystem volumeFor(BrokerConfig config) {
+        return config.storage() == BrokerConfig.Storage.DISK ? new NioFilesystem()
+                : new MemoryFilesystem(System::currentTimeMillis);
     }
 
     /**
-     * Starts a broker whose every file on the data volume goes through {@code fs}: the real volume in
-     * production, a checking or fault-injecting filesystem in tests.
+     * Starts a broker whose every file goes through {@code fs}: the real volume (or memory) in
+     * production, a checking or fault-injecting filesystem in tests. In memory mode the partition
+     * logs stay in memory and only the metadata stores use {@code fs}.
      */
     public static KaasBroker start(BrokerConfig config, Filesystem fs) throws InterruptedException {
         Optional<DataDirectoryLock> lock = config.storage() == BrokerConfig.Storage.DISK
@@ -117,11 +119,10 @@ public final class KaasBroker implements AutoCloseable {
                 config.autoCreateTopics(), config.maxPartitionsPerTopic());
         BrokerConfigs brokerConfigs = BrokerConfigView.of(config);
 
-        TopicStore topicStore = disk ? new JsonTopicStore(layout, json) : new InMemoryTopicStore();
-        ProducerIdBlockStore pidStore = disk ? new JsonProducerIdBlockStore(layout, json, config.brokerId())
-                : new InMemoryProducerIdBlockStore();
-        String clusterId = config.clusterId().orElseGet(() -> disk
-                ? ClusterIdFile.loadOrCreate(layout, json, KaasBroker::newClusterId) : newClusterId());
+        TopicStore topicStore = new JsonTopicStore(layout, json);
+        ProducerIdBlockStore pidStore = new JsonProducerIdBlockStore(layout, json, config.brokerId());
+        String clusterId = config.clusterId().orElseGet(() -> ClusterIdFile.loadOrCreate(layout, json,
+                KaasBroker::newClusterId));
 
         IoExecutor io = new IoExecutor();
         FetchPurgatory purgatory = new FetchPurgatory();
@@ -145,12 +146,11 @@ public final class KaasBroker implements AutoCloseable {
                 boundPort::get, config.rack().orElse(null));
         ProducerIdService producerIds = new ProducerIdService(config.brokerId(), pidStore, io);
         TransactionServices transactions = TransactionServices.create(config.transactions(),
-                disk ? new JsonTransactionStateStore(layout, json) : new InMemoryTransactionStateStore(),
-                disk ? new JsonMarkerQueue(layout, json) : new InMemoryMarkerQueue(),
-                disk ? new JsonProducerFenceLog(layout, json, config.brokerId()) : new InMemoryProducerFenceLog(config.brokerId()),
+                new JsonTransactionStateStore(layout, json), new JsonMarkerQueue(layout, json),
+                new JsonProducerFenceLog(layout, json, config.brokerId()),
                 topics, cluster, producerIds, clock, scheduler, io);
         GroupCoordinatorService groups = new GroupCoordinatorService(config.groups(),
-                disk ? new JsonOffsetStore(layout, json) : new InMemoryOffsetStore(), topics, cluster, clock, scheduler, io,
+                new JsonOffsetStore(layout, json), topics, cluster, clock, scheduler, io,
                 UUID::randomUUID, transactions.coordinator());
         topics.addDeletionListener(groups::onTopicDeleted);
         groups.start();

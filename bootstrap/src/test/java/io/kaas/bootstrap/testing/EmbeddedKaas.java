@@ -1,6 +1,5 @@
 package io.kaas.bootstrap.testing;
 
-import io.kaas.adapter.fs.NioFilesystem;
 import io.kaas.bootstrap.BrokerConfig;
 import io.kaas.bootstrap.KaasBroker;
 import java.io.IOException;
@@ -437,9 +436,10 @@ public final class EmbeddedKaas implements AutoCloseable {
     }
 
     private KaasBroker startBroker(Map<String, String> env) {
-        EventLoopFileGuard files = new EventLoopFileGuard(new NioFilesystem());
+        BrokerConfig config = BrokerConfig.fromEnvironment(env);
+        EventLoopFileGuard files = new EventLoopFileGuard(KaasBroker.volumeFor(config));
         try {
-            KaasBroker started = KaasBroker.start(BrokerConfig.fromEnvironment(env), files);
+            KaasBroker started = KaasBroker.start(config, files);
             guard = files;
             return started;
         } catch (InterruptedException e) {
