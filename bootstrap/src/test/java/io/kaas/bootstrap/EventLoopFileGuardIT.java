@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.message.DescribeClusterRequestData;
 import org.apache.kafka.common.message.DescribeClusterResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -86,7 +87,8 @@ class EventLoopFileGuardIT {
                 }
             }
             try (var consumer = broker.consumer()) {
-                consumer.subscribe(List.of(topic));
+                consumer.assign(List.of(new TopicPartition(topic, 0), new TopicPartition(topic, 1)));
+                consumer.seekToBeginning(consumer.assignment());
                 assertThat(EmbeddedKaas.consume(consumer, 20, EmbeddedKaas.DEFAULT_TIMEOUT)).hasSize(20);
             }
             broker.stopBroker(); // fails here if any file call ran on an event loop
