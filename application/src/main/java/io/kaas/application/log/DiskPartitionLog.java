@@ -7,15 +7,11 @@ import io.kaas.application.port.out.Scheduler;
 import io.kaas.domain.batch.RecordBatchHeader;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.error.KafkaException;
-import io.kaas.domain.idempotence.CompletedTransaction;
-import io.kaas.domain.idempotence.SequenceCheck;
-import io.kaas.domain.idempotence.VerificationGuard;
 import io.kaas.domain.log.AbortedTxn;
 import io.kaas.domain.log.LogOffsets;
 import io.kaas.domain.log.SegmentIndex;
 import io.kaas.domain.log.SegmentName;
 import io.kaas.domain.topic.TopicPartition;
-import io.kaas.domain.txn.TxnMarker;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -54,7 +50,6 @@ final class DiskPartitionLog extends ProducerTrackingLog {
     private final Executor io;
     private final Executor appendQueue;
     private final Scheduler scheduler;
-    private final AppendListener listener;
     private final long fsyncMaxLatencyMs;
     private final long checkpointIntervalBytes;
     private volatile LogConfig config;
@@ -99,7 +94,7 @@ final class DiskPartitionLog extends ProducerTrackingLog {
     DiskPartitionLog(TopicPartition topicPartition, PartitionFiles files, Filesystem fs, JsonCodec codec, Executor io,
                      Scheduler scheduler, AppendListener listener, long fsyncMaxLatencyMs, long checkpointIntervalBytes,
                      LogConfig config, PartitionRecovery.Recovered recovered) {
-        super(recovered.producers());
+        super(recovered.producers(), listener);
         this.topicPartition = topicPartition;
         this.files = files;
         this.fs = fs;
@@ -107,7 +102,6 @@ final class DiskPartitionLog extends ProducerTrackingLog {
         this.io = io;
         this.appendQueue = new SerialExecutor(io);
         this.scheduler = scheduler;
-        this.listener = listener;
         this.fsyncMaxLatencyMs = fsyncMaxLatencyMs;
         this.checkpointIntervalBytes = checkpointIntervalBytes;
         this.config = config;
@@ -145,102 +139,11 @@ final class DiskPartitionLog extends ProducerTrackingLog {
         config = newConfig;
     }
 
-    // ------------------------------------------------------------------------------------------ append
+    // ------------------------------------------------------------------------------------------ append steps, under the lock
 
+    /** Why no append may happen now, or null. */
     @Override
-    public AppendResult append(ByteBuffer batch, long nowMs, VerificationGuard guard) {
-        AppendResult result;
-        AppendListener.Append notice;
-        synchronized (this) {
-            AppendResult refused = refusal();
-            if (refused != null) {
-                return refused;
-            }
-            RecordBatchHeader header = RecordBatchHeader.at(batch);
-            SequenceCheck check = producers.classify(header, guard);
-            if (check instanceof SequenceCheck.Duplicate duplicate) {
-                return new AppendResult.Duplicate(duplicate.original().firstOffset(), logStartOffset);
-            }
-            if (check instanceof SequenceCheck.Reject reject) {
-                return new AppendResult.Rejected(reject.error(), reject.message());
-            }
-            LogConfig cfg = config;
-            try {
-                write(batch, header, nowMs);
-            } catch (IOException e) {
-                return storageError(e.getMessage());
-            } catch (KafkaException e) {
-                return new AppendResult.Rejected(e.error(), e.getMessage());
-            }
-            producers.record(header, header.baseOffset(), nowMs);
-            unflushedMessages += header.recordsCount();
-            publish();
-            notice = new AppendListener.Append(topicPartition, header.baseOffset(), batch.remaining(), published.offsets());
-            if (lastFlushRequestMs < 0) {
-                lastFlushRequestMs = nowMs;
-            }
-            boolean flush = unflushedMessages >= cfg.flushIntervalMessages()
-                    || nowMs - lastFlushRequestMs >= cfg.flushIntervalMs();
-            result = new AppendResult.Appended(header.baseOffset(), -1L, logStartOffset,
-                    flush ? requestFlush(nowMs) : CompletableFuture.completedFuture(null));
-        }
-        listener.onAppend(notice);
-        return result;
-    }
-
-    /**
-     * Markers are always fsynced before they count: the coordinator completes a transaction only
-     * once every marker is durable, and a lost marker would leave the partition's last stable
-     * offset stuck behind the transaction.
-     */
-    @Override
-    public AppendResult appendMarker(TxnMarker marker, long nowMs) {
-        AppendResult result;
-        AppendListener.Append notice;
-        synchronized (this) {
-            AppendResult refused = refusal();
-            if (refused != null) {
-                return refused;
-            }
-            SequenceCheck check = producers.classifyMarker(marker.producerId(), marker.producerEpoch(),
-                    marker.coordinatorEpoch());
-            if (check instanceof SequenceCheck.Reject reject) {
-                return new AppendResult.Rejected(reject.error(), reject.message());
-            }
-            ByteBuffer batch = TransactionalState.markerBatch(marker, nowMs);
-            RecordBatchHeader header = RecordBatchHeader.at(batch);
-            try {
-                write(batch, header, nowMs);
-            } catch (IOException e) {
-                return storageError(e.getMessage());
-            } catch (KafkaException e) {
-                return new AppendResult.Rejected(e.error(), e.getMessage());
-            }
-            Optional<CompletedTransaction> ended = producers.recordMarker(marker.producerId(), marker.producerEpoch(),
-                    marker.coordinatorEpoch(), marker.commit(), header.baseOffset(), nowMs);
-            if (ended.isPresent() && ended.get().aborted()) {
-                try {
-                    indexAborted(TransactionalState.abortedEntry(ended.get(), producers));
-                } catch (IOException e) {
-                    // The marker is in the log but its index entry is not: stop here rather than serve
-                    // read_committed fetches that miss an aborted transaction; recovery rebuilds the entry.
-                    String reason = "cannot write the transaction index of " + topicPartition + ": " + e.getMessage();
-                    publish();
-                    stallLater(reason);
-                    return storageError(reason);
-                }
-            }
-            unflushedMessages = 0;
-            publish();
-            notice = new AppendListener.Append(topicPartition, header.baseOffset(), batch.remaining(), published.offsets());
-            result = new AppendResult.Appended(header.baseOffset(), -1L, logStartOffset, requestFlush(nowMs));
-        }
-        listener.onAppend(notice);
-        return result;
-    }
-
-    /** Why no append may happen now, or null. Under the lock. */
-    private AppendResult refusal() {
+    protected AppendResult refusal() {
         if (fence.tripped()) {
             return new AppendResult.Rejected(KafkaError.NOT_LEADER_OR_FOLLOWER, fence.notLeader().getMessage());
         }
@@ -252,12 +155,18 @@ final class DiskPartitionLog extends ProducerTrackingLog {
         return failed == null ? null : new AppendResult.Rejected(KafkaError.KAFKA_STORAGE_ERROR, failed);
     }
 
+    @Override
+    protected long logStartOffset() {
+        return logStartOffset;
+    }
+
     /**
      * Writes a classified batch at the log end: rolls if the active segment is full, rewrites the
-     * base offset and leader epoch in place, one positional write. Under the lock. A roll first asks
-     * the {@link TakeoverFence}; a deposed leader gets the fence's NOT_LEADER_OR_FOLLOWER thrown.
+     * base offset and leader epoch in place, one positional write. A roll first asks the
+     * {@link TakeoverFence}; a deposed leader gets the fence's NOT_LEADER_OR_FOLLOWER thrown.
      */
-    private void write(ByteBuffer batch, RecordBatchHeader header, long nowMs) throws IOException {
+    @Override
+    protected RecordBatchHeader storeAtEnd(ByteBuffer batch, RecordBatchHeader header, long nowMs) throws IOException {
         int size = batch.remaining();
         try {
             if (active().isFull(header, size, config.segmentBytes(), config.segmentMs(), nowMs)) {
@@ -281,16 +190,50 @@ final class DiskPartitionLog extends ProducerTrackingLog {
             throw new IOException("cannot write " + topicPartition + ": " + e.getMessage(), e);
         }
         active.added(position, header);
+        return header;
     }
 
-    /** Adds an aborted transaction to the active segment's index, opening its file first. Under the lock. */
-    private void indexAborted(AbortedTxn entry) throws IOException {
-        Segment active = active();
-        if (active.txnIndex == null) {
-            active.txnIndex = fs.open(files.txnIndex(active.name), true);
-            directoryDirty = true;
+    /** Into the active segment's {@code .txnindex}, opening its file first. */
+    @Override
+    protected AppendResult indexAborted(AbortedTxn entry) {
+        try {
+            Segment active = active();
+            if (active.txnIndex == null) {
+                active.txnIndex = fs.open(files.txnIndex(active.name), true);
+                directoryDirty = true;
+            }
+            active.addAborted(entry);
+            return null;
+        } catch (IOException e) {
+            // The marker is in the log but its index entry is not: stop here rather than serve
+            // read_committed fetches that miss an aborted transaction; recovery rebuilds the entry.
+            String reason = "cannot write the transaction index of " + topicPartition + ": " + e.getMessage();
+            publish();
+            stallLater(reason);
+            return storageError(reason);
         }
-        active.addAborted(entry);
+    }
+
+    @Override
+    protected AppendListener.Append publishAppend(RecordBatchHeader stored, int size) {
+        publish();
+        return new AppendListener.Append(topicPartition, stored.baseOffset(), size, published.offsets());
+    }
+
+    /** A marker always waits for an fsync; records as the topic's flush settings say. */
+    @Override
+    protected CompletionStage<Void> durable(RecordBatchHeader stored, boolean marker, long nowMs) {
+        if (marker) {
+            return requestFlush(nowMs);
+        }
+        LogConfig cfg = config;
+        unflushedMessages += stored.recordsCount();
+        if (lastFlushRequestMs < 0) {
+            lastFlushRequestMs = nowMs;
+        }
+        boolean flush = unflushedMessages >= cfg.flushIntervalMessages()
+                || nowMs - lastFlushRequestMs >= cfg.flushIntervalMs();
+        return flush ? requestFlush(nowMs) : CompletableFuture.completedFuture(null);
     }
 
     /** Asks the committer for an fsync up to the log end; the stage completes when it is done. Under the lock. */
@@ -307,10 +250,6 @@ final class DiskPartitionLog extends ProducerTrackingLog {
     /** {@link #stall} from under the lock: the waiters it fails must be completed outside it. */
     private void stallLater(String reason) {
         io.execute(() -> stall(reason));
-    }
-
-    private AppendResult storageError(String message) {
-        return new AppendResult.Rejected(KafkaError.KAFKA_STORAGE_ERROR, message);
     }
 
     /** Best effort: cut bytes of a failed write so they cannot be mistaken for a batch. */
