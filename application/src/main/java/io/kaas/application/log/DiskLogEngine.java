@@ -42,7 +42,7 @@ public final class DiskLogEngine implements LogEngine {
     public record Settings(Path root, int epoch, long fsyncMaxLatencyMs, long checkpointIntervalBytes) {
 
         public Settings(Path root, int epoch, long fsyncMaxLatencyMs) {
-            this(root, epoch, fsyncMaxLatencyMs, DiskPartitionLog.CHECKPOINT_INTERVAL_BYTES);
+            this(root, epoch, fsyncMaxLatencyMs, GroupCommitter.CHECKPOINT_INTERVAL_BYTES);
         }
     }
 

@@ -2,14 +2,10 @@ package io.kaas.application.log;
 
 import io.kaas.domain.batch.RecordBatchHeader;
 import io.kaas.domain.error.KafkaError;
-import io.kaas.domain.idempotence.CompletedTransaction;
 import io.kaas.domain.idempotence.ProducerStateTable;
-import io.kaas.domain.idempotence.SequenceCheck;
-import io.kaas.domain.idempotence.VerificationGuard;
 import io.kaas.domain.log.AbortedTxn;
 import io.kaas.domain.log.LogOffsets;
 import io.kaas.domain.topic.TopicPartition;
-import io.kaas.domain.txn.TxnMarker;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +25,6 @@ final class MemoryPartitionLog extends ProducerTrackingLog {
     private static final CompletionStage<Void> DURABLE = CompletableFuture.completedFuture(null);
 
     private final TopicPartition topicPartition;
-    private final AppendListener listener;
     private volatile LogConfig config;
     /** Guarded by {@code this}, as are {@link #arena} and the batch list's writes. */
     private final AppendOnlyList<StoredBatch> batches = new AppendOnlyList<>();
@@ -39,9 +34,8 @@ final class MemoryPartitionLog extends ProducerTrackingLog {
     private volatile Published published = new Published(0, 0, LogOffsets.EMPTY, 0L, 0);
 
     MemoryPartitionLog(TopicPartition topicPartition, AppendListener listener, LogConfig config) {
-        super(new ProducerStateTable());
+        super(new ProducerStateTable(), listener);
         this.topicPartition = topicPartition;
-        this.listener = listener;
         this.config = config;
     }
 
@@ -66,53 +60,20 @@ final class MemoryPartitionLog extends ProducerTrackingLog {
         config = newConfig;
     }
 
+    /** A heap log never refuses an append. */
     @Override
-    public AppendResult append(ByteBuffer batch, long nowMs, VerificationGuard guard) {
-        AppendResult result;
-        AppendListener.Append notice;
-        synchronized (this) {
-            Published view = published;
-            SequenceCheck check = producers.classify(RecordBatchHeader.at(batch), guard);
-            if (check instanceof SequenceCheck.Duplicate duplicate) {
-                return new AppendResult.Duplicate(duplicate.original().firstOffset(), view.offsets.logStartOffset());
-            }
-            if (check instanceof SequenceCheck.Reject reject) {
-                return new AppendResult.Rejected(reject.error(), reject.message());
-            }
-            RecordBatchHeader stored = store(batch);
-            producers.record(stored, stored.baseOffset(), nowMs);
-            result = new AppendResult.Appended(stored.baseOffset(), -1L, view.offsets.logStartOffset(), DURABLE);
-            notice = publishAppend(stored, batch.remaining());
-        }
-        listener.onAppend(notice);
-        return result;
+    protected AppendResult refusal() {
+        return null;
     }
 
     @Override
-    public AppendResult appendMarker(TxnMarker marker, long nowMs) {
-        AppendResult result;
-        AppendListener.Append notice;
-        synchronized (this) {
-            SequenceCheck check = producers.classifyMarker(marker.producerId(), marker.producerEpoch(),
-                    marker.coordinatorEpoch());
-            if (check instanceof SequenceCheck.Reject reject) {
-                return new AppendResult.Rejected(reject.error(), reject.message());
-            }
-            ByteBuffer batch = TransactionalState.markerBatch(marker, nowMs);
-            RecordBatchHeader stored = store(batch);
-            Optional<CompletedTransaction> ended = producers.recordMarker(marker.producerId(), marker.producerEpoch(),
-                    marker.coordinatorEpoch(), marker.commit(), stored.baseOffset(), nowMs);
-            ended.filter(CompletedTransaction::aborted)
-                    .ifPresent(t -> aborted.add(TransactionalState.abortedEntry(t, producers)));
-            result = new AppendResult.Appended(stored.baseOffset(), -1L, published.offsets.logStartOffset(), DURABLE);
-            notice = publishAppend(stored, batch.remaining());
-        }
-        listener.onAppend(notice);
-        return result;
+    protected long logStartOffset() {
+        return published.offsets.logStartOffset();
     }
 
-    /** Copies the batch into the arena at the log end, offsets rewritten. Under the lock. */
-    private RecordBatchHeader store(ByteBuffer batch) {
+    /** Copies the batch into the arena at the log end, offsets rewritten in the copy. Under the lock. */
+    @Override
+    protected RecordBatchHeader storeAtEnd(ByteBuffer batch, RecordBatchHeader header, long nowMs) {
         int size = batch.remaining();
         if (arena.remaining() < size) {
             arena = ByteBuffer.allocate(Math.max(ARENA_BYTES, size));
@@ -126,14 +87,28 @@ final class MemoryPartitionLog extends ProducerTrackingLog {
         return stored;
     }
 
+    /** One list for the partition's life; it cannot fail. */
+    @Override
+    protected AppendResult indexAborted(AbortedTxn entry) {
+        aborted.add(entry);
+        return null;
+    }
+
     /** Publishes the log after a stored batch; what to tell the listener. Under the lock. */
-    private AppendListener.Append publishAppend(RecordBatchHeader stored, int size) {
+    @Override
+    protected AppendListener.Append publishAppend(RecordBatchHeader stored, int size) {
         Published view = published;
         long end = stored.lastOffset() + 1;
         LogOffsets offsets = new LogOffsets(view.offsets.logStartOffset(), end, end,
                 TransactionalState.lastStableOffset(producers, end));
         published = new Published(view.first, batches.size(), offsets, view.bytes + size, aborted.size());
         return new AppendListener.Append(topicPartition, stored.baseOffset(), size, offsets);
+    }
+
+    /** Nothing here outlives the process: an append is as durable as it will ever be once stored. */
+    @Override
+    protected CompletionStage<Void> durable(RecordBatchHeader stored, boolean marker, long nowMs) {
+        return DURABLE;
     }
 
     @Override
