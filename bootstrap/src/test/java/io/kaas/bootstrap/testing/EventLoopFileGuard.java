@@ -47,7 +47,7 @@ public final class EventLoopFileGuard implements Filesystem {
         throw error;
     }
 
-    /** The call and the broker frames nearest to it, e.g. "write via DiskPartitionLog.write < ProduceService.append". */
+    /** The call and the broker frames nearest to it, e.g. "write via DiskSegments.write < ProducerTrackingLog.append". */
     private static String site(Throwable violation) {
         List<String> frames = new ArrayList<>();
         for (StackTraceElement frame : violation.getStackTrace()) {
