@@ -6,8 +6,7 @@ import io.kaas.application.cluster.BrokerSettings;
 import io.kaas.application.fake.ManualScheduler;
 import io.kaas.application.fake.QueuedExecutor;
 import io.kaas.application.fake.SequentialTopicIds;
-import io.kaas.application.log.LogConfig;
-import io.kaas.application.log.LogEngine;
+import io.kaas.application.fake.WatchedLogEngine;
 import io.kaas.application.log.MemoryLogEngine;
 import io.kaas.application.log.PartitionLog;
 import io.kaas.application.memory.InMemoryTopicStore;
@@ -24,8 +23,6 @@ import io.kaas.domain.log.LogOffsets;
 import io.kaas.domain.topic.Topic;
 import io.kaas.domain.topic.TopicPartition;
 import io.kaas.domain.txn.TxnMarker;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
@@ -452,8 +449,7 @@ class FetchServiceTest {
     }
 
     /** Memory logs that count their reads, and the reads made where {@code onExecutor} is false. */
-    private static final class CountingLogEngine implements LogEngine {
-        private final MemoryLogEngine delegate;
+    private static final class CountingLogEngine extends WatchedLogEngine {
         private final BooleanSupplier onExecutor;
         int reads;
         int readsOffTheExecutor;
@@ -461,45 +457,19 @@ class FetchServiceTest {
         Consumer<TopicPartition> afterRead = tp -> { };
 
         CountingLogEngine(MemoryLogEngine delegate, BooleanSupplier onExecutor) {
-            this.delegate = delegate;
+            super(delegate);
             this.onExecutor = onExecutor;
         }
 
         @Override
-        public PartitionLog open(Topic topic, TopicPartition partition, LogConfig config) {
-            PartitionLog log = delegate.open(topic, partition, config);
-            return (PartitionLog) Proxy.newProxyInstance(PartitionLog.class.getClassLoader(),
-                    new Class<?>[] {PartitionLog.class}, (proxy, method, args) -> {
-                        Object out;
-                        try {
-                            out = method.invoke(log, args);
-                        } catch (InvocationTargetException e) {
-                            throw e.getCause();
-                        }
-                        if (method.getName().equals("read")) {
-                            reads++;
-                            if (!onExecutor.getAsBoolean()) {
-                                readsOffTheExecutor++;
-                            }
-                            afterRead.accept(partition);
-                        }
-                        return out;
-                    });
-        }
-
-        @Override
-        public void deletePartition(TopicPartition partition) {
-            delegate.deletePartition(partition);
-        }
-
-        @Override
-        public LogDir logDir() {
-            return delegate.logDir();
-        }
-
-        @Override
-        public void close() {
-            delegate.close();
+        protected void answered(TopicPartition partition, String method, Object[] args) {
+            if (method.equals("read")) {
+                reads++;
+                if (!onExecutor.getAsBoolean()) {
+                    readsOffTheExecutor++;
+                }
+                afterRead.accept(partition);
+            }
         }
     }
 }

@@ -3,8 +3,8 @@ package io.kaas.application.topic;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.application.fake.TestBroker;
+import io.kaas.application.fake.WatchedLogEngine;
 import io.kaas.application.log.LogConfig;
-import io.kaas.application.log.LogEngine;
 import io.kaas.application.log.MemoryLogEngine;
 import io.kaas.application.log.PartitionLog;
 import io.kaas.application.memory.InMemoryTopicStore;
@@ -18,8 +18,6 @@ import io.kaas.domain.topic.Topic;
 import io.kaas.domain.topic.TopicPartition;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -270,11 +268,14 @@ class TopicServiceTest {
     }
 
     /** Memory logs, a chosen partition that cannot be opened, and a record of what is open and reconfigured. */
-    private static final class FailingEngine implements LogEngine {
-        private final MemoryLogEngine delegate = new MemoryLogEngine(tp -> { });
+    private static final class FailingEngine extends WatchedLogEngine {
         final Set<TopicPartition> open = new HashSet<>();
         final List<LogConfig> updates = new ArrayList<>();
         TopicPartition failOn;
+
+        FailingEngine() {
+            super(new MemoryLogEngine(tp -> { }));
+        }
 
         @Override
         public PartitionLog open(Topic topic, TopicPartition partition, LogConfig config) {
@@ -282,34 +283,20 @@ class TopicServiceTest {
                 throw new UncheckedIOException(new IOException("disk on fire"));
             }
             open.add(partition);
-            PartitionLog log = delegate.open(topic, partition, config);
-            return (PartitionLog) Proxy.newProxyInstance(getClass().getClassLoader(),
-                    new Class<?>[] {PartitionLog.class}, (proxy, method, args) -> {
-                        if (method.getName().equals("updateConfig")) {
-                            updates.add((LogConfig) args[0]);
-                        }
-                        try {
-                            return method.invoke(log, args);
-                        } catch (InvocationTargetException e) {
-                            throw e.getCause();
-                        }
-                    });
+            return super.open(topic, partition, config);
         }
 
         @Override
         public void deletePartition(TopicPartition partition) {
             open.remove(partition);
-            delegate.deletePartition(partition);
+            super.deletePartition(partition);
         }
 
         @Override
-        public LogDir logDir() {
-            return delegate.logDir();
-        }
-
-        @Override
-        public void close() {
-            delegate.close();
+        protected void answered(TopicPartition partition, String method, Object[] args) {
+            if (method.equals("updateConfig")) {
+                updates.add((LogConfig) args[0]);
+            }
         }
     }
 

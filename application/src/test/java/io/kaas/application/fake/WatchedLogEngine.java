@@ -1,0 +1,57 @@
+package io.kaas.application.fake;
+
+import io.kaas.application.log.LogConfig;
+import io.kaas.application.log.LogEngine;
+import io.kaas.application.log.PartitionLog;
+import io.kaas.domain.topic.Topic;
+import io.kaas.domain.topic.TopicPartition;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+
+/**
+ * A log engine whose logs report every call they answered to {@link #answered}: how tests see what
+ * the services do to the logs (which reads, which config updates) without a mock. Subclasses
+ * override {@link #answered}, and may refuse or track opens and deletions by overriding
+ * {@link #open} and {@link #deletePartition}.
+ */
+public abstract class WatchedLogEngine implements LogEngine {
+    private final LogEngine delegate;
+
+    protected WatchedLogEngine(LogEngine delegate) {
+        this.delegate = delegate;
+    }
+
+    /** Called after a log answered a call, with the log's partition, the method's name and its arguments. */
+    protected abstract void answered(TopicPartition partition, String method, Object[] args);
+
+    @Override
+    public PartitionLog open(Topic topic, TopicPartition partition, LogConfig config) {
+        PartitionLog log = delegate.open(topic, partition, config);
+        return (PartitionLog) Proxy.newProxyInstance(PartitionLog.class.getClassLoader(),
+                new Class<?>[] {PartitionLog.class}, (proxy, method, args) -> {
+                    Object answer;
+                    try {
+                        answer = method.invoke(log, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                    answered(partition, method.getName(), args);
+                    return answer;
+                });
+    }
+
+    @Override
+    public void deletePartition(TopicPartition partition) {
+        delegate.deletePartition(partition);
+    }
+
+    @Override
+    public LogDir logDir() {
+        return delegate.logDir();
+    }
+
+    @Override
+    public void close() {
+        delegate.close();
+    }
+}
