@@ -13,6 +13,7 @@
 # then wakes 50 parked fetches of 200 partitions); on 2 cores the client JVM saturates there above ~50 rec/s.
 # Check send_lag_p99_ms: when the producer falls behind its schedule, the machine, not the broker, is the bottleneck.
 # A quick smoke: bench/longpoll.sh --passes 1 --seconds 5 --warmup 2.
+# KAAS_JAR=path runs another build of kaas (e.g. an earlier commit's) against the same driver.
 # Needs ../shared/tools/peer-kafka.sh, Java 17, Maven, python3. Results: target/perf-longpoll/results.jsonl and a
 # table with medians and kaas/Apache ratios on stdout.
 set -euo pipefail
@@ -50,7 +51,7 @@ trap cleanup EXIT
 bash "$PEER" start "$A_PORT" "$OUT/apache" $APACHE_EXTRA >/dev/null
 APACHE_PID=$(cat "$OUT/apache/pid")
 KAAS_PORT=$K_PORT KAAS_DATA_DIR="$OUT/kaas-data" KAAS_FLUSH_INTERVAL_MESSAGES=$KAAS_FLUSH \
-  KAAS_GROUP_INITIAL_REBALANCE_DELAY_MS=0 setsid java -Xmx1g -jar bootstrap/target/kaas.jar >"$OUT/kaas.log" 2>&1 &
+  KAAS_GROUP_INITIAL_REBALANCE_DELAY_MS=0 setsid java -Xmx1g -jar "${KAAS_JAR:-bootstrap/target/kaas.jar}" >"$OUT/kaas.log" 2>&1 &
 KAAS_PID=$!
 for _ in $(seq 1 100); do (exec 3<>/dev/tcp/127.0.0.1/"$K_PORT") 2>/dev/null && break; sleep 0.2; done
 
