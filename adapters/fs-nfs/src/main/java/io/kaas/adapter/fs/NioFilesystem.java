@@ -80,7 +80,17 @@ public final class NioFilesystem implements Filesystem {
                 }
                 continue; // a racer created it, and made it durable itself
             }
-            fsyncDirectory(p.getParent());
+            try {
+                fsyncDirectory(p.getParent());
+            } catch (IOException e) {
+                // Not durable: take it away again, or every later call would find it and take it for durable.
+                try {
+                    Files.delete(p);
+                } catch (IOException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+                throw e;
+            }
         }
     }
 

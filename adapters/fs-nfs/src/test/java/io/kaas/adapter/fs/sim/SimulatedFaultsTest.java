@@ -39,6 +39,19 @@ class SimulatedFaultsTest {
     }
 
     @Test
+    void aDirectoryWhoseParentCouldNotBeFsyncedIsCreatedDurablyByTheRetry() throws IOException {
+        fs.failNextFsyncs(1);
+        assertThatThrownBy(() -> fs.createDirectories(DATA)).hasMessage("fsync failed");
+        assertThat(fs.exists(DATA)).isFalse(); // not left behind to be taken for durable
+
+        fs.createDirectories(DATA);
+        writeDurably(fs, SEGMENT, "batch-1;");
+        fs.crash();
+
+        assertThat(content(fs, SEGMENT)).isEqualTo("batch-1;");
+    }
+
+    @Test
     void onlyTheNextNFsyncsFailAndDirectoryFsyncsCount() throws IOException {
         fs.createDirectories(DATA);
         try (FileHandle handle = fs.open(SEGMENT, true)) {

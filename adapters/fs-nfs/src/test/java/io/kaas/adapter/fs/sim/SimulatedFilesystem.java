@@ -132,8 +132,18 @@ public final class SimulatedFilesystem implements Filesystem {
         for (Path component : key) {
             prefix = prefix.resolve(component);
             if (createDirectory(prefix)) {
-                // As on the real volume: a new directory's name is durable once its parent is fsynced.
-                fsyncDirectory(prefix.getParent());
+                // As on the real volume: a new directory's name is durable once its parent is fsynced. As the java.nio
+                // adapter does, one whose parent could not be fsynced is removed again, so a retry creates it durably.
+                try {
+                    fsyncDirectory(prefix.getParent());
+                } catch (IOException e) {
+                    try {
+                        delete(prefix);
+                    } catch (IOException suppressed) {
+                        e.addSuppressed(suppressed);
+                    }
+                    throw e;
+                }
             }
         }
     }
