@@ -365,14 +365,36 @@ public final class TopicService implements TopicAdminUseCase {
         return delete(topic);
     }
 
+    /**
+     * The stored definition goes first: it is what makes the topic exist, so until its removal is
+     * durable the topic is still served - and stays served, its definition stored again, when that
+     * fails. Were it unserved while a restart could still find it, its transactions would complete
+     * without markers there (the coordinator skips partitions that no longer exist), and the topic
+     * would come back with transactions open for good.
+     */
     private DeleteResult delete(Topic topic) {
+        try {
+            store.delete(topic);
+        } catch (RuntimeException e) {
+            LOG.error("deleting topic {} failed; it is kept", topic.name(), e);
+            try {
+                store.save(topic); // the failed removal may be half done: store it whole again
+            } catch (RuntimeException again) {
+                LOG.error("storing topic {} again failed too; after a restart it may be gone", topic.name(), again);
+            }
+            return new DeleteResult(KafkaError.UNKNOWN_SERVER_ERROR, "Deleting topic '" + topic.name() + "' failed: "
+                    + e.getMessage(), null);
+        }
         byName.remove(topic.name());
         byId.remove(topic.id());
         for (int p = 0; p < topic.partitionCount(); p++) {
             logs.remove(topic.partition(p));
         }
-        engine.delete(topic); // partition data first: the stored definition is what makes the topic exist
-        store.delete(topic);
+        try {
+            engine.delete(topic); // closes its logs and removes what the store left of their files
+        } catch (RuntimeException e) {
+            LOG.warn("topic {} is deleted, but not all of its partition files could be removed", topic.name(), e);
+        }
         LOG.info("deleted topic {} (id {})", topic.name(), TopicIds.toBase64(topic.id()));
         deletionListeners.forEach(listener -> listener.accept(topic));
         return new DeleteResult(KafkaError.NONE, null, topic);

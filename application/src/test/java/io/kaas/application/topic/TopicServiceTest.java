@@ -203,6 +203,28 @@ class TopicServiceTest {
         assertThat(engine.open).containsExactly(new TopicPartition("orders", 0));
     }
 
+    @Test
+    void aDeletionTheStoreCannotMakeDurableKeepsTheTopicServedAndStored() {
+        FailingStore store = new FailingStore();
+        FailingEngine engine = new FailingEngine();
+        TestBroker failing = new TestBroker(engine, store);
+        Topic orders = failing.create("orders", 2);
+        store.failDeletes = true;
+
+        assertThat(failing.topics.deleteByName("orders").error()).isEqualTo(KafkaError.UNKNOWN_SERVER_ERROR);
+
+        // A restart may still find it: it must not vanish meanwhile (its transactions would end without markers there).
+        assertThat(failing.topics.byName("orders")).contains(orders);
+        assertThat(failing.topics.log(new TopicPartition("orders", 1))).isPresent();
+        assertThat(engine.open).containsExactlyInAnyOrder(new TopicPartition("orders", 0), new TopicPartition("orders", 1));
+        assertThat(store.loadAll()).containsExactly(orders);
+
+        store.failDeletes = false;
+        assertThat(failing.topics.deleteByName("orders").error()).isEqualTo(KafkaError.NONE);
+        assertThat(engine.open).isEmpty();
+        assertThat(store.loadAll()).isEmpty();
+    }
+
     // ---------------------------------------------------------------- configure
 
     @Test
@@ -304,6 +326,7 @@ class TopicServiceTest {
     private static final class FailingStore implements TopicStore {
         private final InMemoryTopicStore delegate = new InMemoryTopicStore();
         boolean failSaves;
+        boolean failDeletes;
 
         @Override
         public List<Topic> loadAll() {
@@ -320,6 +343,9 @@ class TopicServiceTest {
 
         @Override
         public void delete(Topic topic) {
+            if (failDeletes) {
+                throw new UncheckedIOException(new IOException("fsync failed"));
+            }
             delegate.delete(topic);
         }
     }
