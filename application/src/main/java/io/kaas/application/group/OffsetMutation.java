@@ -19,11 +19,17 @@ sealed interface OffsetMutation {
         return false;
     }
 
-    /** OffsetCommit. */
+    /**
+     * OffsetCommit. It also supersedes what open transactions staged for these partitions: as in
+     * Apache, a transaction's offset only becomes the committed one if it is newer than it, and
+     * these are newer than anything staged so far.
+     */
     record Commit(Map<TopicPartition, CommittedOffset> offsets) implements OffsetMutation {
         @Override
         public void applyTo(OffsetState current) {
             current.committed().putAll(offsets);
+            current.pending().values().forEach(staged -> staged.keySet().removeAll(offsets.keySet()));
+            current.pending().values().removeIf(Map::isEmpty);
         }
 
         @Override

@@ -296,6 +296,27 @@ class TransactionCoordinatorServiceTest {
         assertThat(f.settle(reloaded.fetchOffsets("g", List.of(IN0), true)).partitions().get(0).offset()).isEqualTo(9L);
     }
 
+    @Test
+    void aTransactionsOffsetsCommitOnlyWhereNoNewerOffsetWasCommittedMeanwhile() {
+        InitProducerIdResult p = f.init("tx");
+        f.settle(f.coordinator().addOffsets("tx", p.producerId(), p.producerEpoch(), "g"));
+        f.settle(f.groups.commitTransactionalOffsets(txnCommit(p, "g", 9L)));
+        // A plain commit after the staging is newer: the transaction's offset must not overwrite it (as in Apache,
+        // which applies a transaction's offset only when it was appended after the committed one).
+        assertThat(f.settle(f.groups.commitOffsets(new GroupCoordinator.CommitRequest("g", "", null, -1, -1,
+                List.of(new GroupCoordinator.OffsetCommit(IN0, 12L, -1, null)))))).containsEntry(IN0, KafkaError.NONE);
+
+        assertThat(f.end("tx", p, true)).isEqualTo(KafkaError.NONE);
+
+        assertThat(f.settle(f.groups.fetchOffsets("g", List.of(IN0), true)).partitions().get(0).offset()).isEqualTo(12L);
+
+        // Staged after the plain commit, the next transaction's offset is the newer one.
+        f.settle(f.coordinator().addOffsets("tx", p.producerId(), p.producerEpoch(), "g"));
+        f.settle(f.groups.commitTransactionalOffsets(txnCommit(p, "g", 20L)));
+        assertThat(f.end("tx", p, true)).isEqualTo(KafkaError.NONE);
+        assertThat(f.settle(f.groups.fetchOffsets("g", List.of(IN0), true)).partitions().get(0).offset()).isEqualTo(20L);
+    }
+
     private static GroupCoordinator.TxnCommitRequest txnCommit(InitProducerIdResult p, String group, long offset) {
         return new GroupCoordinator.TxnCommitRequest("tx", group, p.producerId(), p.producerEpoch(), "", null, -1,
                 List.of(new GroupCoordinator.OffsetCommit(IN0, offset, -1, null)));
