@@ -97,6 +97,11 @@ final class DiskPartitionLog extends ProducerTrackingLog {
     }
 
     @Override
+    public synchronized CompletionStage<Void> durableThrough(long endOffset) {
+        return committer.durableThrough(endOffset);
+    }
+
+    @Override
     protected long logStartOffset() {
         return segments.logStartOffset();
     }

@@ -102,6 +102,24 @@ final class GroupCommitter {
         return waiter;
     }
 
+    /**
+     * A waiter for the fsync already asked for, when it covers {@code endOffset} and is not done yet:
+     * an acks=-1 retry answered as a duplicate is acknowledged no sooner than its original.
+     */
+    CompletionStage<Void> durableThrough(long endOffset) {
+        String failed = failure;
+        if (failed != null) {
+            return CompletableFuture.failedFuture(new IOException(failed));
+        }
+        if (flushedOffset >= endOffset || requestedFlushOffset < endOffset) {
+            return CompletableFuture.completedFuture(null); // durable, or never asked to be (flush.messages above 1)
+        }
+        CompletableFuture<Void> waiter = new CompletableFuture<>();
+        waiters.addLast(new Waiter(requestedFlushOffset, waiter)); // waiters stay in offset order
+        startIfIdle();
+        return waiter;
+    }
+
     /** A roll replaced {@code rolled}: fsync and index it, and persist {@code snapshot}, the producers at its end. */
     void seal(Segment rolled, PartitionState.ProducerSnapshot snapshot) {
         sealing.add(rolled);

@@ -9,6 +9,8 @@ import io.kaas.domain.txn.TxnMarker;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 
 /**
@@ -89,6 +91,16 @@ public interface PartitionLog {
 
     /** The latest published offsets; lock-free. */
     LogOffsets offsets();
+
+    /**
+     * Completes once everything below {@code endOffset} that an append asked to make durable is
+     * durable: what acks=-1 waits for when a producer's retry is a duplicate of a batch still on
+     * its way to the disk. At once when nothing there waits for an fsync (the memory log, or
+     * flush.messages above 1); exceptionally when the log cannot make it durable.
+     */
+    default CompletionStage<Void> durableThrough(long endOffset) {
+        return CompletableFuture.completedFuture(null);
+    }
 
     /**
      * The first batch whose max timestamp is at least {@code timestamp}: its base offset (never below

@@ -158,11 +158,11 @@ public final class ProduceService implements ProduceUseCase {
                                                                          VerificationGuard guard, boolean logAppendTime,
                                                                          boolean waitDurable) {
         return CompletableFuture.supplyAsync(() -> log.append(p.records(), now, guard), log.appendQueue())
-                .thenApply(result -> answer(result, p, now, logAppendTime, waitDurable));
+                .thenApply(result -> answer(log, result, p, now, logAppendTime, waitDurable));
     }
 
-    private static CompletableFuture<PartitionResult> answer(AppendResult result, PartitionRecords p, long now,
-                                                             boolean logAppendTime, boolean waitDurable) {
+    private static CompletableFuture<PartitionResult> answer(PartitionLog log, AppendResult result, PartitionRecords p,
+                                                             long now, boolean logAppendTime, boolean waitDurable) {
         if (result instanceof AppendResult.Appended appended) {
             PartitionResult ok = new PartitionResult(p.partition(), KafkaError.NONE, null, appended.baseOffset(),
                     logAppendTime ? now : appended.logAppendTimeMs(), appended.logStartOffset());
@@ -172,8 +172,15 @@ public final class ProduceService implements ProduceUseCase {
             return appended.durable().toCompletableFuture().handle((v, e) -> e == null ? ok : notDurable(p, e));
         }
         if (result instanceof AppendResult.Duplicate duplicate) {
-            return CompletableFuture.completedFuture(new PartitionResult(p.partition(), KafkaError.NONE, null,
-                    duplicate.baseOffset(), -1L, duplicate.logStartOffset()));
+            PartitionResult ok = new PartitionResult(p.partition(), KafkaError.NONE, null, duplicate.baseOffset(), -1L,
+                    duplicate.logStartOffset());
+            if (!waitDurable) {
+                return CompletableFuture.completedFuture(ok);
+            }
+            // The original may still be on its way to the disk (its producer re-sent it after a timeout or a dropped
+            // connection): acks=-1 answers once it is durable, as Apache waits for the original's replication.
+            long end = duplicate.baseOffset() + RecordBatchHeader.at(p.records()).lastOffsetDelta() + 1;
+            return log.durableThrough(end).toCompletableFuture().handle((v, e) -> e == null ? ok : notDurable(p, e));
         }
         AppendResult.Rejected rejected = (AppendResult.Rejected) result;
         return CompletableFuture.completedFuture(PartitionResult.failed(p.partition(), rejected.error(), rejected.message()));

@@ -54,6 +54,24 @@ class GroupCommitTest {
     }
 
     @Test
+    void aRetryAnsweredAsADuplicateIsDurableNoSoonerThanItsOriginal() {
+        PartitionLog log = f.open(topic, 0);
+        byte[] sent = batch(3, 100, f.clock.nowMs(), 42L, (short) 0, 0, random);
+        CompletableFuture<Void> original = appendDurable(log, sent, 0);
+        AppendResult retry = log.append(ByteBuffer.wrap(sent.clone()), 0); // the producer re-sends it before the fsync
+
+        assertThat(retry).isEqualTo(new AppendResult.Duplicate(0, 0));
+        CompletableFuture<Void> retryDurable = log.durableThrough(3).toCompletableFuture();
+        assertThat(retryDurable).isNotDone();
+
+        f.commit();
+
+        assertThat(original).isCompleted();
+        assertThat(retryDurable).isCompleted();
+        assertThat(log.durableThrough(3)).as("durable already").isCompleted();
+    }
+
+    @Test
     void appendsArrivingWhileAnFsyncIsPendingShareTheNextSingleFsync() {
         PartitionLog log = f.open(topic, 0);
         long fsyncsBefore = f.sim.fsyncCount();
