@@ -1000,12 +1000,14 @@ final class BrokerRun {
     // ---------------------------------------------------------------------------------- offsets
 
     private void commitOffsets() {
-        int dice = random.nextInt(8);
-        String group = dice == 0 ? TXN_GROUP : COMMIT_GROUPS[dice % COMMIT_GROUPS.length];
+        int dice = random.nextInt(6);
+        String group = dice < 2 ? TXN_GROUP : COMMIT_GROUPS[dice % COMMIT_GROUPS.length];
         Map<TopicPartition, Attempt> attempts = new LinkedHashMap<>();
         List<GroupCoordinator.OffsetCommit> commits = new ArrayList<>();
         for (int i = 1 + random.nextInt(2); i > 0; i--) {
-            TopicPartition tp = randomPartition();
+            // In the transactions' group, often a partition a transaction staged an offset for: plain and
+            // transactional commits of one partition must order as Apache orders them.
+            TopicPartition tp = group.equals(TXN_GROUP) && random.nextInt(4) != 0 ? stagedPartition() : randomPartition();
             if (tp == null || attempts.containsKey(tp)) {
                 continue;
             }
@@ -1019,6 +1021,18 @@ final class BrokerRun {
         stats.offsetCommits++;
         on(broker.groups.commitOffsets(new GroupCoordinator.CommitRequest(group, "", null, -1, -1, commits)),
                 (errors, error) -> answerCommit(group, attempts, errors));
+    }
+
+    /** A partition of an existing topic some transaction staged an offset for lately, or else any partition. */
+    private TopicPartition stagedPartition() {
+        for (int i = model.txns.size() - 1; i >= Math.max(0, model.txns.size() - 4); i--) {
+            for (Staged staged : model.txns.get(i).staged) {
+                if (topicIdNow(staged.key.tp().topic()) != null) {
+                    return staged.key.tp();
+                }
+            }
+        }
+        return randomPartition();
     }
 
     private void answerCommit(String group, Map<TopicPartition, Attempt> attempts, Map<TopicPartition, KafkaError> errors) {

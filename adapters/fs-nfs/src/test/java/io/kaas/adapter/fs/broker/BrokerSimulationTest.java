@@ -39,15 +39,19 @@ import org.junit.jupiter.api.Test;
  *
  * <p>A failure names its seed and prints the run's last events. {@code -Dkaas.sim.seed=N} replays that
  * run alone; {@code -Dkaas.sim.runs} (default 1000) and {@code -Dkaas.sim.firstSeed} (default 1) choose
- * the seeds. A long run, e.g. 100,000 seeds (about an hour on two cores):
+ * the seeds, {@code -Dkaas.sim.maxSeconds} caps the time (no new seed starts after it), and
+ * {@code -Dkaas.sim.trace=true} adds every file operation to the events a failure prints. A long run of
+ * 100,000 seeds beyond those CI runs:
  * <pre>
- * mvn -B -o -pl adapters/fs-nfs -am test -Dtest=BrokerSimulationTest -Dsurefire.failIfNoSpecifiedTests=false \
- *     -Dkaas.sim.runs=100000 -Dkaas.sim.firstSeed=1000000
+ * mvn -B -o -pl adapters/fs-nfs -am test -Dtest=BrokerSimulationTest#acknowledgedStateSurvivesEveryCrash \
+ *     -Dsurefire.failIfNoSpecifiedTests=false -Dkaas.sim.runs=100000 -Dkaas.sim.firstSeed=1000000
  * </pre>
  */
 class BrokerSimulationTest {
     private static final int RUNS = Integer.getInteger("kaas.sim.runs", 1000);
     private static final long FIRST_SEED = Long.getLong("kaas.sim.firstSeed", 1L);
+    /** Stops starting new seeds after this long ({@code -Dkaas.sim.maxSeconds}), for time-boxed long runs. */
+    private static final long MAX_SECONDS = Long.getLong("kaas.sim.maxSeconds", Long.MAX_VALUE / 1_000_000_000L);
 
     @Test
     void acknowledgedStateSurvivesEveryCrash() {
@@ -57,8 +61,14 @@ class BrokerSimulationTest {
             return;
         }
         long started = System.nanoTime();
+        long budgetNanos = MAX_SECONDS * 1_000_000_000L;
         BrokerRun.Stats total = new BrokerRun.Stats();
-        for (long seed = FIRST_SEED; seed < FIRST_SEED + RUNS; seed++) {
+        long seed = FIRST_SEED;
+        for (; seed < FIRST_SEED + RUNS && System.nanoTime() - started < budgetNanos; seed++) {
+            if ((seed - FIRST_SEED) % 10_000 == 0 && seed > FIRST_SEED) {
+                System.out.printf("broker simulation: %d seeds done in %.0f s%n", seed - FIRST_SEED,
+                        (System.nanoTime() - started) / 1e9);
+            }
             BrokerRun.Stats stats = run(seed);
             total.operations += stats.operations;
             total.acknowledged += stats.acknowledged;
@@ -70,7 +80,7 @@ class BrokerSimulationTest {
         }
         System.out.printf("broker simulation: %d seeds from %d in %.1f s: %d operations, %d acks=-1 acknowledgements, "
                         + "%d power losses, %d/%d transactions committed/aborted, %d offset commits, %d checks%n",
-                RUNS, FIRST_SEED, (System.nanoTime() - started) / 1e9, total.operations, total.acknowledged,
+                seed - FIRST_SEED, FIRST_SEED, (System.nanoTime() - started) / 1e9, total.operations, total.acknowledged,
                 total.crashes, total.committedTxns, total.abortedTxns, total.offsetCommits, total.checks);
     }
 
