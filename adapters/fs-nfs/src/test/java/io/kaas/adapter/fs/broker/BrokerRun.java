@@ -23,7 +23,7 @@ import io.kaas.application.port.in.ListOffsetsUseCase;
 import io.kaas.application.port.in.Outcome;
 import io.kaas.application.port.in.ProduceUseCase;
 import io.kaas.application.port.in.TopicAdminUseCase;
-import io.kaas.application.service.TransactionSettings;
+import io.kaas.application.txn.TransactionSettings;
 import io.kaas.domain.batch.RecordBatchHeader;
 import io.kaas.domain.config.AlterOp;
 import io.kaas.domain.config.BrokerConfigs;
