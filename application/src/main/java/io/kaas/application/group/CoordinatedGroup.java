@@ -56,6 +56,10 @@ final class CoordinatedGroup {
     private final GroupTimers timers;
     private final GroupOffsetLog offsets;
     private final CompletableFuture<CoordinatedGroup> loaded = new CompletableFuture<>();
+    /** Requests that came while the group was loading, in the order they came; guarded by this. */
+    private final List<CompletableFuture<CoordinatedGroup>> waitingForLoad = new ArrayList<>();
+    /** Loaded, and every request that waited for it let through; guarded by this. */
+    private boolean open;
     private final Map<Long, CompletableFuture<JoinResponse>> parkedJoins = new HashMap<>();
     private final Map<Long, CompletableFuture<SyncResponse>> parkedSyncs = new HashMap<>();
     /** Null while the group does not exist (as Apache's coordinator has no entry for it). */
@@ -98,14 +102,58 @@ final class CoordinatedGroup {
                     }
                 }
             });
-            loaded.complete(this);
+            finishLoad(null);
         } catch (RuntimeException e) {
             LOG.error("cannot load the offsets of group {}", groupId, e);
-            loaded.completeExceptionally(e);
+            finishLoad(e);
+        }
+    }
+
+    /** Completes {@link #loaded}, then lets the requests that waited for the load through, in the order they came. */
+    void finishLoad(Throwable failure) {
+        if (failure == null) {
+            loaded.complete(this);
+        } else {
+            loaded.completeExceptionally(failure);
+        }
+        while (true) {
+            List<CompletableFuture<CoordinatedGroup>> turn;
+            synchronized (this) {
+                if (waitingForLoad.isEmpty()) {
+                    open = true;
+                    return;
+                }
+                turn = new ArrayList<>(waitingForLoad);
+                waitingForLoad.clear();
+            }
+            for (CompletableFuture<CoordinatedGroup> request : turn) {
+                if (failure == null) {
+                    request.complete(this);
+                } else {
+                    request.completeExceptionally(failure);
+                }
+            }
         }
     }
 
     CompletableFuture<CoordinatedGroup> loaded() {
+        return loaded;
+    }
+
+    /**
+     * The slot, once loaded, for a request: requests that come during the load go through in the
+     * order they came. (The dependents of one CompletableFuture run last-registered first: two
+     * commits a consumer pipelined while its group was loading would be applied in reverse, and
+     * the older offset would win.)
+     */
+    CompletableFuture<CoordinatedGroup> whenLoaded() {
+        synchronized (this) {
+            if (!open) {
+                CompletableFuture<CoordinatedGroup> turn = new CompletableFuture<>();
+                waitingForLoad.add(turn);
+                return turn;
+            }
+        }
         return loaded;
     }
 

@@ -388,24 +388,25 @@ public final class GroupCoordinatorService implements GroupCoordinator, AutoClos
     private CompletableFuture<CoordinatedGroup> slot(String groupId) {
         CoordinatedGroup existing = slots.get(groupId);
         if (existing != null) {
-            return existing.loaded();
+            return existing.whenLoaded();
         }
         CoordinatedGroup created = new CoordinatedGroup(groupId, config, store, clock, scheduler, io);
         CoordinatedGroup raced = slots.putIfAbsent(groupId, created);
         if (raced != null) {
-            return raced.loaded();
+            return raced.whenLoaded();
         }
         created.loaded().whenComplete((loaded, failure) -> {
             if (failure != null) {
                 slots.remove(groupId, created);
             }
         });
+        CompletableFuture<GroupSlot> turn = created.whenLoaded();
         try {
             io.execute(() -> created.load(store, this::live));
         } catch (RejectedExecutionException e) {
-            created.loaded().completeExceptionally(e);
+            created.finishLoad(e);
         }
-        return created.loaded();
+        return turn;
     }
 
     /** Whether a stored offset's topic still exists in the incarnation it was committed to. */

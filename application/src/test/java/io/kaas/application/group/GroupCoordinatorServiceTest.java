@@ -203,6 +203,18 @@ class GroupCoordinatorServiceTest {
     }
 
     @Test
+    void commitsThatArriveWhileTheGroupLoadsTakeEffectInTheOrderTheyCame() {
+        CompletableFuture<Map<TopicPartition, KafkaError>> first = commit("pipelined", "", -1, T0, 1, null);
+        CompletableFuture<Map<TopicPartition, KafkaError>> second = commit("pipelined", "", -1, T0, 2, null);
+
+        io.runAll(); // the load, then both writes
+
+        assertThat(first.join()).containsEntry(T0, KafkaError.NONE);
+        assertThat(second.join()).containsEntry(T0, KafkaError.NONE);
+        assertThat(fetch("pipelined", List.of(T0)).partitions().get(0).offset()).as("the later commit wins").isEqualTo(2);
+    }
+
+    @Test
     void committersOutsideGroupManagementCreateAnEmptyGroup_zombiesDoNot() {
         assertThat(settle(commit("manual", "", -1, T0, 10, "m"))).containsEntry(T0, KafkaError.NONE);
         assertThat(settle(commit("nobody", "m-1", 3, T0, 10, null))).containsEntry(T0, KafkaError.ILLEGAL_GENERATION);
