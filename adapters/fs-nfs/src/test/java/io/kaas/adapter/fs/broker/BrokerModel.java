@@ -288,13 +288,34 @@ final class BrokerModel {
         final long value;
         final long requested;
         final String what;
+        /** The client connection it was sent on (null: none that orders it), whose requests take effect in order. */
+        final String connection;
         long ended = Long.MAX_VALUE;
         boolean acked;
+        /**
+         * Its topic was deleted while it was in flight: it may land after a re-creation, carrying the old
+         * incarnation's id, and then reads as no offset once a restart drops offsets of deleted topics.
+         */
+        boolean mayReadAsAbsent;
 
         Attempt(long value, long requested, String what) {
+            this(value, requested, what, null);
+        }
+
+        Attempt(long value, long requested, String what, String connection) {
             this.value = value;
             this.requested = requested;
             this.what = what;
+            this.connection = connection;
+        }
+
+        /**
+         * Whether {@code later}, acknowledged, must have overwritten this: it was sent after this one was
+         * answered, or after it on the same connection (Kafka handles a connection's requests in order).
+         */
+        boolean supersededBy(Attempt later) {
+            return later.acked && (later.requested > ended
+                    || connection != null && connection.equals(later.connection) && later.requested > requested);
         }
 
         void end(long at, boolean ack) {
@@ -306,7 +327,8 @@ final class BrokerModel {
 
         @Override
         public String toString() {
-            return (value == ABSENT ? "absent" : Long.toString(value)) + " (" + what + ", requested at " + requested
+            return (value == ABSENT ? "absent" : Long.toString(value) + (mayReadAsAbsent ? " or absent" : "")) + " ("
+                    + what + ", requested at " + requested
                     + (ended == Long.MAX_VALUE ? ", in flight" : ", " + (acked ? "acknowledged" : "failed") + " at " + ended)
                     + ")";
         }
@@ -334,8 +356,8 @@ final class BrokerModel {
         return offsets;
     }
 
-    Attempt commitRequested(OffsetKey key, long value, String what) {
-        Attempt attempt = new Attempt(value, tick(), what);
+    Attempt commitRequested(OffsetKey key, long value, String what, String connection) {
+        Attempt attempt = new Attempt(value, tick(), what, connection);
         history(key).add(attempt);
         return attempt;
     }
@@ -345,6 +367,11 @@ final class BrokerModel {
         List<Attempt> attempts = new ArrayList<>();
         for (Map.Entry<OffsetKey, List<Attempt>> e : offsets.entrySet()) {
             if (e.getKey().tp().topic().equals(topic)) {
+                for (Attempt inFlight : e.getValue()) {
+                    if (inFlight.ended == Long.MAX_VALUE) {
+                        inFlight.mayReadAsAbsent = true;
+                    }
+                }
                 Attempt a = new Attempt(ABSENT, requestedAt, "deletion of topic " + topic);
                 e.getValue().add(a);
                 attempts.add(a);
@@ -372,17 +399,17 @@ final class BrokerModel {
 
     /**
      * Whether OffsetFetch may answer {@code observed} for {@code key} now: some attempt set that value
-     * and no acknowledged attempt was requested after it ended (which would have overwritten it).
+     * and no acknowledged attempt must have overwritten it since (see {@link Attempt#supersededBy}).
      */
     boolean offsetAllowed(OffsetKey key, long observed) {
         List<Attempt> attempts = history(key);
         for (Attempt candidate : attempts) {
-            if (candidate.value != observed) {
+            if (candidate.value != observed && !(observed == ABSENT && candidate.mayReadAsAbsent)) {
                 continue;
             }
             boolean superseded = false;
             for (Attempt other : attempts) {
-                if (other.acked && other.requested > candidate.ended) {
+                if (candidate.supersededBy(other)) {
                     superseded = true;
                     break;
                 }

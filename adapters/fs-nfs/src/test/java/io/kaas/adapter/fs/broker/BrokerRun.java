@@ -1012,7 +1012,8 @@ final class BrokerRun {
                 continue;
             }
             long value = model.nextOffsetValue();
-            attempts.put(tp, model.commitRequested(new OffsetKey(group, tp), value, "commit by " + group));
+            attempts.put(tp, model.commitRequested(new OffsetKey(group, tp), value, "commit by " + group,
+                    "committer of " + group + " in process " + life));
             commits.add(new GroupCoordinator.OffsetCommit(tp, value, -1, null));
         }
         if (commits.isEmpty()) {
@@ -1148,7 +1149,7 @@ final class BrokerRun {
                 }
                 long value = model.nextOffsetValue();
                 Map<TopicPartition, Attempt> attempts = Map.of(tp, model.commitRequested(new OffsetKey(MEMBER_GROUP, tp),
-                        value, "commit by member generation " + generation));
+                        value, "commit by member generation " + generation, "member in process " + life));
                 on(broker.groups.commitOffsets(new GroupCoordinator.CommitRequest(MEMBER_GROUP, memberId, null, generation,
                         -1, List.of(new GroupCoordinator.OffsetCommit(tp, value, -1, null)))), (errors, error) -> {
                             busy = false;
@@ -1316,7 +1317,10 @@ final class BrokerRun {
         }
         List<CompletableFuture<?>> fetches = new ArrayList<>();
         for (String group : groupsWithOffsets()) {
-            fetches.add(fetchOffsets(group, true));
+            // After a restart some groups are left unloaded, so that requests may meet them loading.
+            if (settled || random.nextBoolean()) {
+                fetches.add(fetchOffsets(group, true));
+            }
         }
         for (CompletableFuture<?> f : fetches) {
             await(f, "OffsetFetch");
@@ -1347,8 +1351,12 @@ final class BrokerRun {
                         event("topic " + t.name + " survived as " + a.id());
                         t.present(a.id(), a.partitionCount(), a.configs());
                     } else {
+                        // Gone: an unanswered or failed deletion took effect (possibly only now: its process went
+                        // on serving the topic when it could not store it again), and its offsets went with it.
                         t.status = TopicStatus.ABSENT;
                         t.id = null;
+                        long now = model.tick();
+                        model.topicDeletionRequested(t.name, now).forEach(a -> a.end(now, true));
                     }
                 }
             }
