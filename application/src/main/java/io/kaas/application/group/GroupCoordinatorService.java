@@ -400,7 +400,7 @@ public final class GroupCoordinatorService implements GroupCoordinator, AutoClos
                 slots.remove(groupId, created);
             }
         });
-        CompletableFuture<GroupSlot> turn = created.whenLoaded();
+        CompletableFuture<CoordinatedGroup> turn = created.whenLoaded();
         try {
             io.execute(() -> created.load(store, this::live));
         } catch (RejectedExecutionException e) {
