@@ -104,4 +104,20 @@ class JsonFilesTest {
         assertThat(simulated.read(removed, Version.class)).isEmpty();
         assertThat(simulated.list(Path.of("/data/__cluster"))).containsExactly("kept.json");
     }
+
+    @Test
+    void aDeleteRetriedAfterItsDirectoryFsyncFailedIsDurable() {
+        SimulatedFilesystem volume = new SimulatedFilesystem(11);
+        JsonFiles simulated = new JsonFiles(volume, new JacksonCodec());
+        Path file = Path.of("/data/__cluster/marker.json");
+        simulated.write(file, new Version(1, "queued"));
+        volume.failNextFsyncs(1);
+
+        assertThatThrownBy(() -> simulated.delete(file)).isInstanceOf(UncheckedIOException.class);
+        simulated.delete(file); // the name is already gone in memory: the retry must still fsync the directory
+        volume.crash();
+
+        assertThat(simulated.read(file, Version.class)).as("the acknowledged delete survives the crash").isEmpty();
+    }
+
 }

@@ -90,13 +90,16 @@ public interface Filesystem {
         fsyncDirectory(dir);
     }
 
-    /** Removes a directory tree, deepest entries first, then makes the removal durable in its parent. */
+    /**
+     * Removes a directory tree, deepest entries first, then makes the removal durable in its parent —
+     * also when the tree is already gone: a retry after a failed directory fsync must not report a
+     * removal durable that is not.
+     */
     default void deleteTree(Path root) throws IOException {
-        if (!exists(root)) {
-            return;
+        if (exists(root)) {
+            removeRecursively(root);
         }
-        removeRecursively(root);
-        fsyncDirectory(root.toAbsolutePath().getParent());
+        fsyncParent(root);
     }
 
     private void removeRecursively(Path path) throws IOException {
@@ -108,11 +111,21 @@ public interface Filesystem {
         delete(path);
     }
 
-    /** Deletes a file and makes the deletion durable; a missing file is not an error. */
+    /**
+     * Deletes a file and makes the deletion durable; a missing file is not an error, and its directory
+     * is still fsynced (the deletion may be a retry whose fsync failed).
+     */
     default void deleteDurably(Path file) throws IOException {
         if (exists(file)) {
             delete(file);
-            fsyncDirectory(file.toAbsolutePath().getParent());
+        }
+        fsyncParent(file);
+    }
+
+    private void fsyncParent(Path path) throws IOException {
+        Path parent = path.toAbsolutePath().getParent();
+        if (parent != null && exists(parent)) {
+            fsyncDirectory(parent);
         }
     }
 
