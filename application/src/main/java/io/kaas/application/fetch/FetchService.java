@@ -29,10 +29,12 @@ import java.util.function.Consumer;
  * {@link FetchPurgatory} until appends bring enough or its {@code maxWaitMs} runs out, then
  * answered with whatever is there.
  *
- * <p>Every read runs on the I/O executor, never on the caller's (network) thread. A parked fetch
- * does not read when it hears of an append: it adds up the bytes appends made readable on its
- * partitions (Apache's {@code DelayedFetch.tryComplete} does the same with log positions) and
- * reads once, when they reach {@code minBytes}, a partition goes away, or time is up.
+ * <p>Every read runs on the I/O executor, never on the caller's (network) thread. A fetch caught up
+ * on every partition (its offset at the high watermark, or the last stable offset) parks without
+ * reading: the published offsets say what a read would find, nothing. A parked fetch does not read
+ * when it hears of an append: it adds up the bytes appends made readable on its partitions (Apache's
+ * {@code DelayedFetch.tryComplete} does the same with log positions) and reads once, when they
+ * reach {@code minBytes}, a partition goes away, or time is up.
  */
 public final class FetchService implements FetchUseCase {
     private static final LogOffsets UNKNOWN_OFFSETS = new LogOffsets(-1L, -1L, -1L);
@@ -71,8 +73,39 @@ public final class FetchService implements FetchUseCase {
         ParkedFetch fetch = new ParkedFetch(command);
         // Parked before the first read: an append published after the read's snapshot is always heard.
         purgatory.park(fetch, fetch.partitions);
-        submit(fetch::firstRead, fetch::fail);
+        List<PartitionData> nothingYet = caughtUp(command);
+        if (nothingYet != null) {
+            fetch.firstReadFound(nothingYet, false);
+        } else {
+            submit(fetch::firstRead, fetch::fail);
+        }
         return fetch.result;
+    }
+
+    /**
+     * What a read would find for a fetch whose every partition is caught up (a long-polling consumer's
+     * usual fetch): nothing, with the published offsets; null when any partition may have bytes or an
+     * error to answer, which only a read tells. Reads no file.
+     */
+    private List<PartitionData> caughtUp(Command command) {
+        List<PartitionData> out = new ArrayList<>(command.partitions().size());
+        for (PartitionRequest p : command.partitions()) {
+            Optional<PartitionLog> log = topics.log(p.partition());
+            if (log.isEmpty() || LeaderEpochCheck.check(p.currentLeaderEpoch(), log.get().leaderEpoch()) != KafkaError.NONE) {
+                return null;
+            }
+            LogOffsets offsets = log.get().offsets();
+            long readable = command.readCommitted() ? offsets.lastStableOffset() : offsets.highWatermark();
+            if (p.fetchOffset() != readable || p.fetchOffset() < offsets.logStartOffset()) {
+                return null;
+            }
+            out.add(data(p, LogRead.empty(offsets)));
+        }
+        return out;
+    }
+
+    private static PartitionData data(PartitionRequest p, LogRead read) {
+        return new PartitionData(p.partition(), read.error(), read.offsets(), read.records(), read.abortedTransactions());
     }
 
     /** Runs {@code task} on the I/O executor; a task that throws, or is refused, reaches {@code failed}. */
@@ -116,8 +149,7 @@ public final class FetchService implements FetchUseCase {
                 minOneBatch = false;
                 remaining = Math.max(remaining - size, 0);
             }
-            out.add(new PartitionData(p.partition(), read.error(), read.offsets(), read.records(),
-                    read.abortedTransactions()));
+            out.add(data(p, read));
         }
         return out;
     }
@@ -164,7 +196,14 @@ public final class FetchService implements FetchUseCase {
 
         /** On the I/O executor. */
         void firstRead() {
-            List<PartitionData> data = readAll(command);
+            firstReadFound(readAll(command), true);
+        }
+
+        /**
+         * Weighs what the first read found, and what appends brought since. {@code onIo}: whether this
+         * thread may read again, or must hand that read to the I/O executor.
+         */
+        void firstReadFound(List<PartitionData> data, boolean onIo) {
             boolean answer;
             boolean readAgain = false;
             synchronized (this) {
@@ -183,8 +222,10 @@ public final class FetchService implements FetchUseCase {
                 heardWhileReading = List.of();
                 state = answer ? State.DONE : State.PARKED;
             }
-            if (readAgain) {
+            if (readAgain && onIo) {
                 finish(readAll(command)); // appends during the first read, past what it saw, brought enough
+            } else if (readAgain) {
+                answerLater();
             } else if (answer) {
                 finish(data);
             } else {

@@ -40,7 +40,7 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class DiskPartitionLog extends ProducerTrackingLog {
     private final DiskPartitionContext partition;
-    private final Executor appendQueue;
+    private final AppendQueue appendQueue;
     private final DiskSegments segments;
     private final GroupCommitter committer;
     private final SegmentCleaner cleaner;
@@ -52,7 +52,7 @@ final class DiskPartitionLog extends ProducerTrackingLog {
         super(recovered.producers(), listener);
         this.partition = new DiskPartitionContext(topicPartition, files, fs, codec, io, scheduler, this,
                 new ReentrantLock(), new TakeoverFence(fs, codec, files, topicPartition, recovered.epoch()));
-        this.appendQueue = new SerialExecutor(io);
+        this.appendQueue = new AppendQueue(io);
         this.config = config;
         this.segments = new DiskSegments(partition, producers, recovered);
         this.committer = new GroupCommitter(partition, fsyncMaxLatencyMs, checkpointIntervalBytes, segments, producers,
@@ -66,7 +66,7 @@ final class DiskPartitionLog extends ProducerTrackingLog {
     }
 
     @Override
-    public Executor appendQueue() {
+    public AppendQueue appendQueue() {
         return appendQueue;
     }
 

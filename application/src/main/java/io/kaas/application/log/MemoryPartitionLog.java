@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 
 /**
  * A partition log held in the heap ({@code KAAS_STORAGE=memory}); nothing survives a restart.
@@ -25,6 +24,8 @@ final class MemoryPartitionLog extends ProducerTrackingLog {
     private static final CompletionStage<Void> DURABLE = CompletableFuture.completedFuture(null);
 
     private final TopicPartition topicPartition;
+    /** Appends in memory touch no file: their turns run on the caller's thread. */
+    private final AppendQueue appendQueue = new AppendQueue(Runnable::run);
     private volatile LogConfig config;
     /** Guarded by {@code this}, as are {@link #arena} and the batch list's writes. */
     private final AppendOnlyList<StoredBatch> batches = new AppendOnlyList<>();
@@ -46,8 +47,8 @@ final class MemoryPartitionLog extends ProducerTrackingLog {
 
     /** Appends in memory touch no file: they run inline, on the caller's thread. */
     @Override
-    public Executor appendQueue() {
-        return Runnable::run;
+    public AppendQueue appendQueue() {
+        return appendQueue;
     }
 
     @Override

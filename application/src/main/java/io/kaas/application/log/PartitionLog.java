@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 
 /**
  * One partition's log. Appends are serialised inside the log (idempotence classification, offset
@@ -34,8 +33,9 @@ public interface PartitionLog {
      * Where appends to this log run when their caller must not do file work (a connection's event
      * loop): one at a time in submission order, on an I/O thread for a log on files, inline for one
      * in memory. Appends submitted here in order are appended in that order.
+     * Every log of a broker runs its queue on the same threads.
      */
-    Executor appendQueue();
+    AppendQueue appendQueue();
 
     /**
      * Appends a produced batch; a transactional batch that would start its producer's transaction

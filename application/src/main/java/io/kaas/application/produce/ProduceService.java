@@ -1,5 +1,6 @@
 package io.kaas.application.produce;
 
+import io.kaas.application.log.AppendQueue;
 import io.kaas.application.log.AppendResult;
 import io.kaas.application.log.PartitionLog;
 import io.kaas.application.port.in.ProduceUseCase;
@@ -73,9 +74,11 @@ public final class ProduceService implements ProduceUseCase {
         }
         long now = clock.nowMs();
         List<CompletableFuture<CompletableFuture<PartitionResult>>> appended = new ArrayList<>(command.partitions().size());
+        List<AppendQueue> turns = new ArrayList<>(command.partitions().size());
         for (PartitionRecords p : command.partitions()) {
-            appended.add(appendOne(command.transactionalId(), p, now, acks == -1));
+            appended.add(appendOne(command.transactionalId(), p, now, acks == -1, turns));
         }
+        AppendQueue.runTurns(turns); // one hand-off to the I/O threads for the whole request
         List<CompletableFuture<PartitionResult>> results = appended.stream()
                 .map(a -> a.thenCompose(Function.identity())).toList();
         CompletableFuture<List<PartitionResult>> all = CompletableFuture.allOf(results.toArray(CompletableFuture[]::new))
@@ -97,10 +100,12 @@ public final class ProduceService implements ProduceUseCase {
     /**
      * Checks and appends one partition's batch. The outer future completes once the batch is appended
      * (or refused), with its answer, which for {@code acks=-1} waits until the batch is durable. The
-     * append itself runs on the log's append queue, never on the caller's thread when the log is on files.
+     * append itself is held on the log's append queue, for the request's turn ({@code turns}), or once a
+     * verification completes for a turn of its own; never on the caller's thread when the log is on files.
      */
     private CompletableFuture<CompletableFuture<PartitionResult>> appendOne(String transactionalId, PartitionRecords p,
-                                                                            long now, boolean waitDurable) {
+                                                                            long now, boolean waitDurable,
+                                                                            List<AppendQueue> turns) {
         Optional<PartitionLog> log = topics.log(p.partition());
         Optional<TopicConfig> config = topics.config(p.partition().topic());
         if (log.isEmpty() || config.isEmpty()) {
@@ -137,13 +142,17 @@ public final class ProduceService implements ProduceUseCase {
                                 Set.of(p.partition())).toCompletableFuture()
                         .thenCompose(errors -> {
                             KafkaError verified = errors.getOrDefault(p.partition(), KafkaError.INVALID_TXN_STATE);
-                            return verified == KafkaError.NONE
-                                    ? append(partitionLog, p, now, guard, logAppendTime, waitDurable)
-                                    : unverified(p, verified);
+                            if (verified != KafkaError.NONE) {
+                                return unverified(p, verified);
+                            }
+                            List<AppendQueue> ownTurn = new ArrayList<>(1);
+                            var result = append(partitionLog, p, now, guard, logAppendTime, waitDurable, ownTurn);
+                            AppendQueue.runTurns(ownTurn);
+                            return result;
                         });
             }
         }
-        return append(partitionLog, p, now, VerificationGuard.NOT_REQUIRED, logAppendTime, waitDurable);
+        return append(partitionLog, p, now, VerificationGuard.NOT_REQUIRED, logAppendTime, waitDurable, turns);
     }
 
     /** Why an appended batch never became durable: a newer leader took over, or the volume failed. */
@@ -156,9 +165,18 @@ public final class ProduceService implements ProduceUseCase {
 
     private CompletableFuture<CompletableFuture<PartitionResult>> append(PartitionLog log, PartitionRecords p, long now,
                                                                          VerificationGuard guard, boolean logAppendTime,
-                                                                         boolean waitDurable) {
-        return CompletableFuture.supplyAsync(() -> log.append(p.records(), now, guard), log.appendQueue())
-                .thenApply(result -> answer(log, result, p, now, logAppendTime, waitDurable));
+                                                                         boolean waitDurable, List<AppendQueue> turns) {
+        CompletableFuture<AppendResult> appended = new CompletableFuture<>();
+        AppendQueue queue = log.appendQueue();
+        queue.hold(() -> {
+            try {
+                appended.complete(log.append(p.records(), now, guard));
+            } catch (Throwable failure) {
+                appended.completeExceptionally(failure);
+            }
+        });
+        turns.add(queue);
+        return appended.thenApply(result -> answer(log, result, p, now, logAppendTime, waitDurable));
     }
 
     private static CompletableFuture<PartitionResult> answer(PartitionLog log, AppendResult result, PartitionRecords p,

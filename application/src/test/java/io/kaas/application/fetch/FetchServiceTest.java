@@ -28,8 +28,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
@@ -263,7 +263,7 @@ class FetchServiceTest {
                     .toCompletableFuture();
         }
 
-        /** Parks a fetch: its first read runs (on the executor) and finds less than {@code minBytes}. */
+        /** Parks a fetch with bytes to read: its first read runs (on the executor) and finds less than {@code minBytes}. */
         private CompletableFuture<List<PartitionData>> parked(boolean readCommitted, int minBytes, PartitionRequest... partitions) {
             int before = engine.reads;
             CompletableFuture<List<PartitionData>> result = fetch(readCommitted, minBytes, partitions);
@@ -272,6 +272,18 @@ class FetchServiceTest {
             assertThat(engine.reads).as("one read per partition").isEqualTo(before + partitions.length);
             assertThat(result).isNotDone();
             assertThat(purgatory.size()).isOne();
+            return result;
+        }
+
+        /** Parks a fetch caught up on every partition: it neither reads nor leaves the calling thread. */
+        private CompletableFuture<List<PartitionData>> caughtUp(boolean readCommitted, int minBytes, PartitionRequest... partitions) {
+            int before = engine.reads;
+            CompletableFuture<List<PartitionData>> result = fetch(readCommitted, minBytes, partitions);
+            assertThat(queue.pending()).as("no hand-off").isZero();
+            assertThat(engine.reads).as("no read").isEqualTo(before);
+            assertThat(result).isNotDone();
+            assertThat(purgatory.size()).isOne();
+            assertThat(scheduler.pending()).as("its max-wait timer").isOne();
             return result;
         }
 
@@ -298,41 +310,41 @@ class FetchServiceTest {
 
         @Test
         void anAppendBelowMinBytesNeitherReadsNorAnswers() {
-            CompletableFuture<List<PartitionData>> result = parked(false, 2 * BATCH, from(P0, 0));
+            CompletableFuture<List<PartitionData>> result = caughtUp(false, 2 * BATCH, from(P0, 0));
 
             append(P0, TestBatches.plain(1));
 
             assertThat(result).isNotDone();
             assertThat(queue.pending()).isZero();
-            assertThat(engine.reads).as("only the first read").isOne();
+            assertThat(engine.reads).isZero();
             assertThat(purgatory.size()).isOne();
         }
 
         @Test
         void enoughAppendedBytesAnswerWithExactlyOneReadOnTheExecutor() {
-            CompletableFuture<List<PartitionData>> result = parked(false, 2 * BATCH, from(P0, 0));
+            CompletableFuture<List<PartitionData>> result = caughtUp(false, 2 * BATCH, from(P0, 0));
 
             append(P0, TestBatches.plain(1));
             append(P0, TestBatches.plain(1));
 
             assertThat(result).as("the appending thread does not read").isNotDone();
-            assertThat(engine.reads).isOne();
+            assertThat(engine.reads).isZero();
             assertThat(queue.runAll()).isOne();
             assertThat(result).isCompleted();
             assertThat(result.join().get(0).sizeInBytes()).isEqualTo(2 * BATCH);
-            assertThat(engine.reads).as("the first read and the answering one").isEqualTo(2);
+            assertThat(engine.reads).as("only the answering read").isOne();
             assertThat(engine.readsOffTheExecutor).isZero();
             assertThat(purgatory.size()).isZero();
             assertThat(scheduler.pending()).as("the timer is cancelled").isZero();
 
             append(P0, TestBatches.plain(1)); // a late append finds nothing parked
             assertThat(queue.pending()).isZero();
-            assertThat(engine.reads).isEqualTo(2);
+            assertThat(engine.reads).isOne();
         }
 
         @Test
         void bytesOnSeveralPartitionsAddUp() {
-            CompletableFuture<List<PartitionData>> result = parked(false, 2 * BATCH, from(P0, 0), from(P1, 0));
+            CompletableFuture<List<PartitionData>> result = caughtUp(false, 2 * BATCH, from(P0, 0), from(P1, 0));
 
             append(P0, TestBatches.plain(1));
             assertThat(queue.pending()).isZero();
@@ -340,7 +352,7 @@ class FetchServiceTest {
 
             queue.runAll();
             assertThat(result.join()).extracting(PartitionData::sizeInBytes).containsExactly(BATCH, BATCH);
-            assertThat(engine.reads).as("one read per partition, twice").isEqualTo(4);
+            assertThat(engine.reads).as("one answering read per partition").isEqualTo(2);
         }
 
         @Test
@@ -361,10 +373,10 @@ class FetchServiceTest {
 
         @Test
         void readCommittedWaitsForTheLastStableOffset() {
-            CompletableFuture<List<PartitionData>> committed = parked(true, 1, from(P0, 0));
+            CompletableFuture<List<PartitionData>> committed = caughtUp(true, 1, from(P0, 0));
             CompletableFuture<List<PartitionData>> uncommitted = fetch(false, 1, from(P0, 0));
-            queue.runAll();
-            assertThat(engine.reads).isEqualTo(2);
+            assertThat(queue.pending()).isZero();
+            assertThat(engine.reads).isZero();
 
             log(P0).append(transactional(0, 2), 0L); // 0..1, in an open transaction
 
@@ -382,14 +394,14 @@ class FetchServiceTest {
             PartitionData data = committed.join().get(0);
             assertThat(data.offsets().lastStableOffset()).isEqualTo(4);
             assertThat(data.sizeInBytes()).as("both batches and the marker").isEqualTo((int) log(P0).sizeInBytes());
-            assertThat(engine.reads).as("two first reads, two answers").isEqualTo(4);
+            assertThat(engine.reads).as("two answers").isEqualTo(2);
             assertThat(engine.readsOffTheExecutor).isZero();
         }
 
         @Test
         void readCommittedAnswersWhenAMarkerReleasesBytesWrittenBeforeTheFetch() {
-            log(P0).append(transactional(0, 2), 0L); // open: the first read sees none of it
-            CompletableFuture<List<PartitionData>> committed = parked(true, 1, from(P0, 0));
+            log(P0).append(transactional(0, 2), 0L); // open: a read_committed read would see none of it
+            CompletableFuture<List<PartitionData>> committed = caughtUp(true, 1, from(P0, 0));
 
             log(P0).appendMarker(new TxnMarker(9L, (short) 0, 0, false), 0L); // aborts: the LSO moves over it
 
@@ -397,12 +409,12 @@ class FetchServiceTest {
             PartitionData data = committed.join().get(0);
             assertThat(data.sizeInBytes()).isEqualTo((int) log(P0).sizeInBytes());
             assertThat(data.abortedTransactions()).hasSize(1);
-            assertThat(engine.reads).isEqualTo(2);
+            assertThat(engine.reads).isOne();
         }
 
         @Test
         void aDeletedPartitionAnswersItsParkedFetchAtOnce() {
-            CompletableFuture<List<PartitionData>> result = parked(false, 1, from(P0, 0));
+            CompletableFuture<List<PartitionData>> result = caughtUp(false, 1, from(P0, 0));
 
             topics.deleteByName("t");
 
@@ -416,19 +428,54 @@ class FetchServiceTest {
 
         @Test
         void anAppendPublishedWhileTheFirstReadRunsIsNotLost() {
-            engine.afterRead = tp -> {
-                engine.afterRead = ignored -> { };
-                append(P0, TestBatches.plain(1)); // after the read's snapshot, before it parks
+            append(P0, TestBatches.plain(1));
+            engine.after = (tp, method) -> {
+                if (method.equals("read")) {
+                    engine.after = (ignored, m) -> { };
+                    append(P0, TestBatches.plain(1)); // after the read's snapshot, before it parks
+                }
             };
 
-            CompletableFuture<List<PartitionData>> result = fetch(false, 1, from(P0, 0));
+            CompletableFuture<List<PartitionData>> result = fetch(false, 2 * BATCH, from(P0, 0));
             queue.runAll();
 
             assertThat(result).isCompleted();
-            assertThat(result.join().get(0).sizeInBytes()).isEqualTo(BATCH);
+            assertThat(result.join().get(0).sizeInBytes()).isEqualTo(2 * BATCH);
             assertThat(engine.reads).isEqualTo(2);
             assertThat(purgatory.size()).isZero();
             assertThat(scheduler.pending()).isZero();
+        }
+
+        @Test
+        void anAppendPublishedRightAfterACaughtUpFetchLookedIsNotLostAndIsReadOnTheExecutor() {
+            engine.after = (tp, method) -> {
+                if (method.equals("offsets")) {
+                    engine.after = (ignored, m) -> { };
+                    append(P0, TestBatches.plain(1)); // after the fetch saw it caught up, before it parks
+                }
+            };
+
+            CompletableFuture<List<PartitionData>> result = fetch(false, 1, from(P0, 0));
+
+            assertThat(engine.reads).as("the calling thread does not read").isZero();
+            assertThat(queue.runAll()).isOne();
+            assertThat(result.join().get(0).sizeInBytes()).isEqualTo(BATCH);
+            assertThat(engine.readsOffTheExecutor).isZero();
+            assertThat(purgatory.size()).isZero();
+            assertThat(scheduler.pending()).isZero();
+        }
+
+        @Test
+        void aFetchBehindOnOnePartitionReadsAllOnTheExecutor() {
+            append(P1, TestBatches.plain(1));
+
+            CompletableFuture<List<PartitionData>> result = fetch(false, 10 * BATCH, from(P0, 0), from(P1, 0));
+
+            assertThat(engine.reads).isZero();
+            assertThat(queue.runAll()).isOne();
+            assertThat(engine.reads).isEqualTo(2);
+            assertThat(result).isNotDone();
+            assertThat(purgatory.size()).isOne();
         }
 
         @Test
@@ -453,8 +500,8 @@ class FetchServiceTest {
         private final BooleanSupplier onExecutor;
         int reads;
         int readsOffTheExecutor;
-        /** Runs after each read, with its partition. */
-        Consumer<TopicPartition> afterRead = tp -> { };
+        /** Runs after each call a log answered, with its partition and the method's name. */
+        BiConsumer<TopicPartition, String> after = (tp, method) -> { };
 
         CountingLogEngine(MemoryLogEngine delegate, BooleanSupplier onExecutor) {
             super(delegate);
@@ -468,8 +515,8 @@ class FetchServiceTest {
                 if (!onExecutor.getAsBoolean()) {
                     readsOffTheExecutor++;
                 }
-                afterRead.accept(partition);
             }
+            after.accept(partition, method);
         }
     }
 }

@@ -18,7 +18,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -189,8 +188,8 @@ class ProducerTrackingLogTest {
         }
 
         @Override
-        public Executor appendQueue() {
-            return Runnable::run;
+        public AppendQueue appendQueue() {
+            return new AppendQueue(Runnable::run);
         }
 
         @Override

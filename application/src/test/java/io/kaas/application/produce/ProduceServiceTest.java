@@ -6,6 +6,7 @@ import io.kaas.application.cluster.BrokerSettings;
 import io.kaas.application.fake.ManualScheduler;
 import io.kaas.application.fake.QueuedExecutor;
 import io.kaas.application.fake.SequentialTopicIds;
+import io.kaas.application.log.AppendQueue;
 import io.kaas.application.log.AppendResult;
 import io.kaas.application.log.LogConfig;
 import io.kaas.application.log.LogEngine;
@@ -195,8 +196,8 @@ class ProduceServiceTest {
 
     @Test
     void theAppendRunsOnTheLogsAppendQueueAndTheAcksAllTimeoutCountsFromIt() {
-        QueuedExecutor appendQueue = new QueuedExecutor();
-        undurable.appendQueue = appendQueue;
+        QueuedExecutor appendThreads = new QueuedExecutor();
+        undurable.appendThreads = appendThreads;
         CompletableFuture<List<PartitionResult>> future = produceUndurable.produce(
                 new Command((short) -1, 1_000, List.of(new PartitionRecords(P0, TestBatches.plain(1))))).toCompletableFuture();
 
@@ -204,7 +205,7 @@ class ProduceServiceTest {
         scheduler.advance(5_000);
         assertThat(future).as("no timeout while the append is queued: it still reads the request's bytes").isNotDone();
 
-        appendQueue.runAll();
+        appendThreads.runAll();
         assertThat(undurable.durable).containsKey(P0);
         scheduler.advance(999);
         assertThat(future).isNotDone();
@@ -273,12 +274,13 @@ class ProduceServiceTest {
     private static final class UndurableLogEngine implements LogEngine {
         final Map<TopicPartition, CompletableFuture<Void>> durable = new HashMap<>();
         /** Where the logs' appends run: inline unless a test queues them. */
-        Executor appendQueue = Runnable::run;
+        Executor appendThreads = Runnable::run;
 
         @Override
         public PartitionLog open(Topic topic, TopicPartition partition, LogConfig config) {
             return new PartitionLog() {
                 private final List<ByteBuffer> batches = new ArrayList<>();
+                private final AppendQueue appendQueue = new AppendQueue(task -> appendThreads.execute(task));
 
                 @Override
                 public TopicPartition topicPartition() {
@@ -286,7 +288,7 @@ class ProduceServiceTest {
                 }
 
                 @Override
-                public Executor appendQueue() {
+                public AppendQueue appendQueue() {
                     return appendQueue;
                 }
 
