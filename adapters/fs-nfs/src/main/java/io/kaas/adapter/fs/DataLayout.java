@@ -15,6 +15,11 @@ public record DataLayout(Path root) {
         return clusterDir().resolve("cluster.json");
     }
 
+    /** Who leads what: written by the controller, read by every broker. */
+    public Path assignmentFile() {
+        return clusterDir().resolve("assignment.json");
+    }
+
     public Path producerIdBlock(int brokerId) {
         return clusterDir().resolve("producer_ids").resolve("kaas-" + brokerId + ".json");
     }
