@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.SortedMap;
@@ -22,32 +23,31 @@ import java.util.stream.Collectors;
  * @param version         rises with every assignment one controller writes
  * @param controllerId    the broker that wrote it
  * @param brokers         every registered broker, dead and draining ones included, by id
- * @param leaders         each partition's leader, ordered by topic then partition
+ * @param leaders         each partition's leader and leader epoch, ordered by topic then partition
  * @param consumerGroups  explicit group coordinators; a group without an entry is routed by hash
  */
 public record Assignment(long controllerEpoch, long version, int controllerId, List<BrokerRow> brokers,
-                         SortedMap<TopicPartition, Integer> leaders, Map<String, Integer> consumerGroups) {
+                         SortedMap<TopicPartition, Leader> leaders, Map<String, Integer> consumerGroups) {
 
     public static final Comparator<TopicPartition> PARTITION_ORDER =
             Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition);
 
     public Assignment {
         brokers = List.copyOf(brokers.stream().sorted(Comparator.comparingInt(BrokerRow::id)).toList());
-        TreeMap<TopicPartition, Integer> sorted = new TreeMap<>(PARTITION_ORDER);
+        TreeMap<TopicPartition, Leader> sorted = new TreeMap<>(PARTITION_ORDER);
         sorted.putAll(leaders);
         leaders = Collections.unmodifiableSortedMap(sorted);
         consumerGroups = Map.copyOf(consumerGroups);
     }
 
     /** The leader of a partition; empty when this assignment does not place it. */
-    public OptionalInt leaderOf(TopicPartition partition) {
-        Integer leader = leaders.get(partition);
-        return leader == null ? OptionalInt.empty() : OptionalInt.of(leader);
+    public Optional<Leader> leaderOf(TopicPartition partition) {
+        return Optional.ofNullable(leaders.get(partition));
     }
 
     /** The partitions a broker leads here. */
     public Set<TopicPartition> ledBy(int brokerId) {
-        return leaders.entrySet().stream().filter(e -> e.getValue() == brokerId).map(Map.Entry::getKey)
+        return leaders.entrySet().stream().filter(e -> e.getValue().broker() == brokerId).map(Map.Entry::getKey)
                 .collect(Collectors.toCollection(() -> new TreeSet<>(PARTITION_ORDER)));
     }
 

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
@@ -19,13 +20,16 @@ public final class AssignmentPlanner {
     }
 
     /**
+     * A partition keeps its leader epoch while its leader stays and gets the next one when it moves;
+     * one placed for the first time starts at the controller epoch.
+     *
      * @param previous     the last assignment on the volume; null on a new cluster
      * @param epoch        the controller's Lease epoch
      * @param topics       every topic and its partition count
      */
     public static Assignment next(Assignment previous, long epoch, int controllerId, SortedMap<String, Integer> topics,
                                   AliveSet.Decision alive) {
-        Map<TopicPartition, Integer> lastLeaders = previous == null ? Map.of() : previous.leaders();
+        Map<TopicPartition, Leader> lastLeaders = previous == null ? Map.of() : previous.leaders();
         Set<Integer> registered = alive.rows().stream().map(BrokerRow::id).collect(Collectors.toSet());
         Map<String, Integer> groups = new HashMap<>();
         if (previous != null) {
@@ -35,9 +39,16 @@ public final class AssignmentPlanner {
                 }
             });
         }
+        Map<TopicPartition, Integer> lastBrokers = new HashMap<>();
+        lastLeaders.forEach((tp, leader) -> lastBrokers.put(tp, leader.broker()));
+        SortedMap<TopicPartition, Leader> leaders = new TreeMap<>(Assignment.PARTITION_ORDER);
+        Balancer.balance(lastBrokers, topics, alive.eligible()).forEach((tp, broker) -> {
+            Leader last = lastLeaders.get(tp);
+            int leaderEpoch = last == null ? (int) epoch : last.broker() == broker ? last.epoch() : last.epoch() + 1;
+            leaders.put(tp, new Leader(broker, leaderEpoch));
+        });
         long version = previous == null ? 1 : previous.version() + 1;
-        return new Assignment(epoch, version, controllerId, alive.rows(),
-                Balancer.balance(lastLeaders, topics, alive.eligible()), groups);
+        return new Assignment(epoch, version, controllerId, alive.rows(), leaders, groups);
     }
 
     /**

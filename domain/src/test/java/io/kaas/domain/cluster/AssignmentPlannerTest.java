@@ -39,6 +39,18 @@ class AssignmentPlannerTest {
     }
 
     @Test
+    void aPartitionKeepsItsLeaderEpochWhileItStaysAndGetsTheNextWhenItMoves() {
+        Assignment first = AssignmentPlanner.next(null, 3, 0, TOPICS, decision(alive(0, 1)));
+        assertThat(first.leaders().values()).extracting(Leader::epoch).containsOnly(3);
+
+        Assignment second = AssignmentPlanner.next(first, 3, 0, TOPICS, decision(List.of(row(0, BrokerHealth.ALIVE),
+                row(1, BrokerHealth.DEAD))));
+
+        first.leaders().forEach((tp, leader) -> assertThat(second.leaderOf(tp)).hasValue(
+                leader.broker() == 0 ? leader : new Leader(0, leader.epoch() + 1)));
+    }
+
+    @Test
     void groupEntriesStayWhileTheirBrokerIsRegisteredDeadOrNot() {
         Assignment previous = assignment(1, 1, alive(0, 1, 2), Map.of(), Map.of("g1", 1, "g2", 2));
         List<BrokerRow> oneDeadOneGone = List.of(row(0, BrokerHealth.ALIVE), row(1, BrokerHealth.DEAD));
@@ -60,7 +72,7 @@ class AssignmentPlannerTest {
         assertThat(AssignmentPlanner.changes(previous, same)).isFalse();
         assertThat(AssignmentPlanner.changes(previous, oneDraining)).isTrue();
         assertThat(oneDraining.ledBy(1)).isEmpty();
-        assertThat(oneDraining.leaderOf(new TopicPartition("a", 0))).hasValue(0);
+        assertThat(oneDraining.leaderOf(new TopicPartition("a", 0)).map(Leader::broker)).hasValue(0);
     }
 
     private static AliveSet.Decision decision(List<BrokerRow> rows) {

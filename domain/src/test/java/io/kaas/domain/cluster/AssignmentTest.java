@@ -18,9 +18,9 @@ class AssignmentTest {
 
     @Test
     void answersLeadersAndWhatEachBrokerLeads() {
-        Assignment a = assignment(3, 1, alive(0, 1), Map.of(A0, 0, A1, 1), Map.of());
+        Assignment a = assignment(3, 1, alive(0, 1), Map.of(A0, new Leader(0, 3), A1, new Leader(1, 4)), Map.of());
 
-        assertThat(a.leaderOf(A0)).hasValue(0);
+        assertThat(a.leaderOf(A0)).hasValue(new Leader(0, 3));
         assertThat(a.leaderOf(new TopicPartition("b", 0))).isEmpty();
         assertThat(a.ledBy(1)).containsExactly(A1);
     }
@@ -61,9 +61,9 @@ class AssignmentTest {
         assertThat(assignment(2, 9, alive(0), Map.of(), Map.of()).isNewerThan(e3v5)).isFalse();
     }
 
-    static Assignment assignment(long epoch, long version, List<BrokerRow> rows, Map<TopicPartition, Integer> leaders,
+    static Assignment assignment(long epoch, long version, List<BrokerRow> rows, Map<TopicPartition, Leader> leaders,
                                  Map<String, Integer> groups) {
-        TreeMap<TopicPartition, Integer> sorted = new TreeMap<>(Assignment.PARTITION_ORDER);
+        TreeMap<TopicPartition, Leader> sorted = new TreeMap<>(Assignment.PARTITION_ORDER);
         sorted.putAll(leaders);
         return new Assignment(epoch, version, rows.get(0).id(), rows, sorted, groups);
     }

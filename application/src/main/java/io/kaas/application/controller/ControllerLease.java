@@ -1,0 +1,130 @@
+package io.kaas.application.controller;
+
+import io.kaas.application.port.out.Clock;
+import io.kaas.application.port.out.LeaseStore;
+import io.kaas.application.port.out.LeaseStore.Lease;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * This broker's part in the controller election, one round per {@link #tick()}: renew the Lease
+ * while holding it, take it when it is free (released, never created, or not renewed for its
+ * duration), otherwise watch it. Expiry is judged on this broker's clock, from when it first saw
+ * the Lease's current version, never from the holder's timestamps (clocks differ between pods).
+ * Every change of holder raises {@code leaseTransitions}, the cluster epoch; nothing here ever
+ * lowers it. Not thread-safe: one control thread ticks it.
+ */
+public final class ControllerLease {
+    private static final Logger LOG = LoggerFactory.getLogger(ControllerLease.class);
+
+    private final LeaseStore store;
+    private final Clock clock;
+    private final String self;
+    private final int durationSeconds;
+
+    private Optional<Lease> observed = Optional.empty();
+    private long observedSinceMs;
+    /** When this broker last stored the Lease as its holder; it holds it until then + duration. */
+    private long heldSinceRenewMs = Long.MIN_VALUE;
+    private long highestEpoch;
+
+    /**
+     * @param self            this broker's identity in the Lease (its pod name)
+     * @param durationSeconds how long a holder that stops renewing keeps the Lease
+     */
+    public ControllerLease(LeaseStore store, Clock clock, String self, int durationSeconds) {
+        this.store = store;
+        this.clock = clock;
+        this.self = self;
+        this.durationSeconds = durationSeconds;
+    }
+
+    /** What one round saw: the holder ("" when none), the epoch, and whether it is this broker. */
+    public record View(String holder, long epoch, boolean heldBySelf) {
+    }
+
+    /**
+     * One election round.
+     *
+     * @throws LeaseStore.LeaseStoreException when the API server cannot be reached: the caller keeps
+     *         its last view, and {@link #holds()} turns false once the Lease would have run out
+     */
+    public View tick() {
+        long now = clock.nowMs();
+        Optional<Lease> current = store.read();
+        noteObserved(current, now);
+        Lease lease = current.orElse(null);
+        if (lease != null && lease.holder().equals(self)) {
+            write(current, new Lease(self, lease.transitions(), durationSeconds, lease.acquireTimeMs(), now, null), now);
+        } else if (lease == null || lease.holder().isEmpty() || expired(now, lease)) {
+            long epoch = lease == null ? 1 : lease.transitions() + 1;
+            if (write(current, new Lease(self, epoch, durationSeconds, now, now, null), now)) {
+                LOG.info("controller lease taken by {} at epoch {} (was {})", self, epoch,
+                        lease == null || lease.holder().isEmpty() ? "free" : lease.holder());
+            }
+        }
+        return view();
+    }
+
+    /** Gives the Lease up (a draining controller), keeping its epoch so the fence never rewinds. */
+    public void release() {
+        Optional<Lease> current = observed;
+        if (holds() && current.isPresent()) {
+            Lease lease = current.get();
+            long now = clock.nowMs();
+            if (write(current, new Lease("", lease.transitions(), durationSeconds, lease.acquireTimeMs(), now, null), now)) {
+                LOG.info("controller lease released by {} at epoch {}", self, lease.transitions());
+            }
+            heldSinceRenewMs = Long.MIN_VALUE;
+        }
+    }
+
+    /**
+     * Whether this broker holds the Lease now: it stored it as holder less than four fifths of a
+     * duration ago. Others wait a whole duration from when they saw that write, so the holder lets
+     * go first even when pod clocks run at slightly different rates.
+     */
+    public boolean holds() {
+        return heldSinceRenewMs != Long.MIN_VALUE && clock.nowMs() - heldSinceRenewMs < durationSeconds * 800L;
+    }
+
+    /** The highest epoch this broker has seen on the Lease: the stale-controller fence's floor. */
+    public long highestEpoch() {
+        return highestEpoch;
+    }
+
+    /** What the last round saw. */
+    public View view() {
+        Lease lease = observed.orElse(null);
+        return lease == null ? new View("", highestEpoch, false)
+                : new View(lease.holder(), lease.transitions(), holds() && lease.holder().equals(self));
+    }
+
+    private boolean write(Optional<Lease> expected, Lease next, long now) {
+        Optional<Lease> stored = store.write(expected, next);
+        if (stored.isEmpty()) {
+            return false; // another broker wrote first: the next round reads what it wrote
+        }
+        noteObserved(stored, now);
+        heldSinceRenewMs = stored.get().holder().equals(self) ? now : Long.MIN_VALUE;
+        return true;
+    }
+
+    private void noteObserved(Optional<Lease> lease, long now) {
+        if (!Objects.equals(observed.map(Lease::version), lease.map(Lease::version))) {
+            observedSinceMs = now;
+        }
+        observed = lease;
+        lease.ifPresent(l -> highestEpoch = Math.max(highestEpoch, l.transitions()));
+        if (lease.isEmpty() || !lease.get().holder().equals(self)) {
+            heldSinceRenewMs = Long.MIN_VALUE;
+        }
+    }
+
+    /** Not renewed for a whole duration since this broker first saw its current version. */
+    private boolean expired(long now, Lease lease) {
+        return now - observedSinceMs >= lease.durationSeconds() * 1000L;
+    }
+}
