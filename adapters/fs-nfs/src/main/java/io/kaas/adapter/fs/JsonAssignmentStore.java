@@ -4,6 +4,7 @@ import io.kaas.application.port.out.AssignmentStore;
 import io.kaas.domain.cluster.Assignment;
 import io.kaas.domain.cluster.BrokerHealth;
 import io.kaas.domain.cluster.BrokerRow;
+import io.kaas.domain.cluster.Leader;
 import io.kaas.domain.topic.TopicPartition;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -15,7 +16,8 @@ import java.util.TreeMap;
 
 /**
  * {@code __cluster/assignment.json}: the controller epoch first, then the version, the registered
- * brokers with their health, each partition's leader and the explicit group coordinators. Written
+ * brokers with their health, each partition's leader and leader epoch, and the explicit group
+ * coordinators. Written
  * whole with temp + fsync + rename, so a reader sees one controller's complete answer.
  */
 public final class JsonAssignmentStore implements AssignmentStore {
@@ -44,14 +46,15 @@ public final class JsonAssignmentStore implements AssignmentStore {
                     a.brokers().stream().map(b -> new BrokerEntry(b.id(), b.health().name().toLowerCase(Locale.ROOT),
                             b.lastSeenMs())).toList(),
                     a.leaders().entrySet().stream().map(e -> new PartitionEntry(e.getKey().topic(), e.getKey().partition(),
-                            e.getValue())).toList(),
+                            e.getValue().broker(), e.getValue().epoch())).toList(),
                     new TreeMap<>(a.consumerGroups()).entrySet().stream()
                             .map(e -> new GroupEntry(e.getKey(), e.getValue())).toList());
         }
 
         Assignment toAssignment() {
-            TreeMap<TopicPartition, Integer> leaders = new TreeMap<>(Assignment.PARTITION_ORDER);
-            partitions.forEach(p -> leaders.put(new TopicPartition(p.topic(), p.partition()), p.leader()));
+            TreeMap<TopicPartition, Leader> leaders = new TreeMap<>(Assignment.PARTITION_ORDER);
+            partitions.forEach(p -> leaders.put(new TopicPartition(p.topic(), p.partition()), new Leader(p.leader(),
+                    p.leaderEpoch())));
             Map<String, Integer> groups = new HashMap<>();
             consumerGroups.forEach(g -> groups.put(g.group(), g.coordinator()));
             return new Assignment(controllerEpoch, assignmentVersion, controllerId,
@@ -64,7 +67,7 @@ public final class JsonAssignmentStore implements AssignmentStore {
     record BrokerEntry(int id, String health, long lastSeenMs) {
     }
 
-    record PartitionEntry(String topic, int partition, int leader) {
+    record PartitionEntry(String topic, int partition, int leader, int leaderEpoch) {
     }
 
     record GroupEntry(String group, int coordinator) {

@@ -7,6 +7,7 @@ import io.kaas.adapter.fs.sim.SimulatedFilesystem;
 import io.kaas.domain.cluster.Assignment;
 import io.kaas.domain.cluster.BrokerHealth;
 import io.kaas.domain.cluster.BrokerRow;
+import io.kaas.domain.cluster.Leader;
 import io.kaas.domain.topic.TopicPartition;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -25,9 +26,9 @@ class JsonAssignmentStoreTest {
     Path dir;
 
     private static Assignment assignment(long epoch, long version) {
-        TreeMap<TopicPartition, Integer> leaders = new TreeMap<>(Assignment.PARTITION_ORDER);
-        leaders.put(new TopicPartition("orders", 1), 2);
-        leaders.put(new TopicPartition("orders", 0), 0);
+        TreeMap<TopicPartition, Leader> leaders = new TreeMap<>(Assignment.PARTITION_ORDER);
+        leaders.put(new TopicPartition("orders", 1), new Leader(2, 5));
+        leaders.put(new TopicPartition("orders", 0), new Leader(0, 4));
         return new Assignment(epoch, version, 0,
                 List.of(new BrokerRow(0, BrokerHealth.ALIVE, 1_000), new BrokerRow(1, BrokerHealth.DEAD, 500),
                         new BrokerRow(2, BrokerHealth.DRAINING, 900)),
@@ -49,7 +50,7 @@ class JsonAssignmentStoreTest {
         assertThat(store.read()).hasValue(assignment(7, 3));
         String json = Files.readString(dir.resolve("__cluster/assignment.json"), StandardCharsets.UTF_8).replaceAll("\\s", "");
         assertThat(json).startsWith("{\"controllerEpoch\":7,\"assignmentVersion\":3");
-        assertThat(json).contains("\"health\":\"draining\"", "{\"topic\":\"orders\",\"partition\":0,\"leader\":0}",
+        assertThat(json).contains("\"health\":\"draining\"", "{\"topic\":\"orders\",\"partition\":0,\"leader\":0,\"leaderEpoch\":4}",
                 "{\"group\":\"payments\",\"coordinator\":2}");
     }
 
