@@ -21,6 +21,8 @@ import java.util.function.Function;
  *
  * @param bindHost          {@code KAAS_BIND_HOST}: address the Kafka listener binds (127.0.0.1)
  * @param port              {@code KAAS_PORT}: the listener's port (9092; 0 for an ephemeral one)
+ * @param healthPort        {@code KAAS_HEALTH_PORT}: {@code /healthz} and {@code /readyz}, on the bind host (8080; 0 for
+ *                          an ephemeral one)
  * @param advertisedHost    {@code KAAS_ADVERTISED_HOST}: host clients are told to connect to (the bind host)
  * @param storage           {@code KAAS_STORAGE}: {@code disk} or {@code memory} (disk)
  * @param dataDir           {@code KAAS_DATA_DIR}: the data directory (./kaas-data)
@@ -60,7 +62,7 @@ import java.util.function.Function;
  *                          {@code KAAS_TRANSACTION_EXPIRY_INTERVAL_MS} (3600000),
  *                          {@code KAAS_TRANSACTION_PARTITION_VERIFICATION} (true)
  */
-public record BrokerConfig(String bindHost, int port, String advertisedHost, Storage storage, Path dataDir,
+public record BrokerConfig(String bindHost, int port, int healthPort, String advertisedHost, Storage storage, Path dataDir,
                            int brokerId, Optional<String> rack, Optional<String> clusterId, boolean autoCreateTopics,
                            int defaultPartitions,
                            int messageMaxBytes, int maxFrameBytes, int ioThreads, int socketSendBufferBytes,
@@ -82,6 +84,7 @@ public record BrokerConfig(String bindHost, int port, String advertisedHost, Sto
         BrokerConfig config = new BrokerConfig(
                 bindHost,
                 r.integer("KAAS_PORT", 9092, 0, 65535),
+                r.integer("KAAS_HEALTH_PORT", 8080, 0, 65535),
                 r.string("KAAS_ADVERTISED_HOST", bindHost),
                 r.parse("KAAS_STORAGE", Storage.DISK, "disk or memory",
                         v -> Storage.valueOf(v.toUpperCase(Locale.ROOT))),

@@ -43,8 +43,12 @@ import io.kaas.application.topic.LogDirsService;
 import io.kaas.application.topic.PartitionSweep;
 import io.kaas.application.topic.TopicService;
 import io.kaas.application.txn.TransactionServices;
+import io.kaas.bootstrap.health.HealthReport;
+import io.kaas.bootstrap.health.HealthServer;
 import io.kaas.domain.config.BrokerConfigs;
+import io.kaas.domain.topic.Topic;
 import io.kaas.domain.topic.TopicIds;
+import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -65,14 +69,16 @@ public final class KaasBroker implements AutoCloseable {
     /** Background work first, then the logs it writes to, then the threads that run it all. */
     private final List<Runnable> stopSequence;
     private final KafkaServer server;
+    private final HealthServer health;
     private final Optional<DataDirectoryLock> dataDirLock;
 
     private KaasBroker(BrokerConfig config, IoExecutor io, List<Runnable> stopSequence, KafkaServer server,
-                       Optional<DataDirectoryLock> dataDirLock) {
+                       HealthServer health, Optional<DataDirectoryLock> dataDirLock) {
         this.config = config;
         this.io = io;
         this.stopSequence = stopSequence;
         this.server = server;
+        this.health = health;
         this.dataDirLock = dataDirLock;
     }
 
@@ -159,6 +165,7 @@ public final class KaasBroker implements AutoCloseable {
         List<Runnable> stopSequence = List.of(transactions::close, groups::close, producerExpiry::close,
                 retention::close, engine::close, scheduler::close, io::shutdown);
         KafkaServer server;
+        HealthServer health;
         try {
             server = KafkaServer.start(wire, KafkaApis.registry(new UseCases(
                     new ProduceService(topics, clock, scheduler,
@@ -177,13 +184,34 @@ public final class KaasBroker implements AutoCloseable {
                     transactions.markers(),
                     transactions.producers(),
                     new PartitionLeadershipService(topics, cluster))), io);
+            health = startHealth(config, topics, server, codec);
         } catch (Exception e) {
             // Also a BindException, which Netty throws undeclared: a failed start leaves nothing running.
             stopSequence.forEach(Runnable::run);
             throw e;
         }
         boundPort.set(server.port());
-        return new KaasBroker(config, io, stopSequence, server, lock);
+        return new KaasBroker(config, io, stopSequence, server, health, lock);
+    }
+
+    /** The probes: a standalone broker leads every partition of every topic, and is its own controller. */
+    private static HealthServer startHealth(BrokerConfig config, TopicService topics, KafkaServer server,
+                                            JacksonCodec codec) {
+        try {
+            return HealthServer.start(config.bindHost(), config.healthPort(), () -> new HealthReport("standalone",
+                    config.brokerId(), config.brokerId(), 0, topics.logs().size(),
+                    topics.all().stream().mapToInt(Topic::partitionCount).sum(), server.oldestLoopTickAgeMs(), true),
+                    codec::encode);
+        } catch (IOException e) {
+            server.close();
+            throw new IllegalStateException("cannot serve the health probes on " + config.bindHost() + ":"
+                    + config.healthPort() + " (KAAS_HEALTH_PORT): " + e.getMessage(), e);
+        }
+    }
+
+    /** The port of {@code /healthz} and {@code /readyz}. */
+    public int healthPort() {
+        return health.port();
     }
 
     /** The port the Kafka listener is bound to. */
@@ -206,6 +234,7 @@ public final class KaasBroker implements AutoCloseable {
      */
     @Override
     public void close() {
+        health.close();
         server.close();
         stopSequence.forEach(Runnable::run);
         try {

@@ -51,7 +51,7 @@ class BrokerLifecycleIT {
 
     private static BrokerConfig onEphemeralPort(Path dataDir) {
         return BrokerConfig.fromEnvironment(Map.of("KAAS_BIND_HOST", "127.0.0.1", "KAAS_PORT", "0",
-                "KAAS_DATA_DIR", dataDir.toString()));
+                "KAAS_HEALTH_PORT", "0", "KAAS_DATA_DIR", dataDir.toString()));
     }
 
     @Test
@@ -61,12 +61,34 @@ class BrokerLifecycleIT {
             BrokerConfig config = BrokerConfig.fromEnvironment(Map.of(
                     "KAAS_BIND_HOST", "127.0.0.1",
                     "KAAS_PORT", Integer.toString(taken.getLocalPort()),
+                    "KAAS_HEALTH_PORT", "0",
                     "KAAS_DATA_DIR", dataDir.toString()));
 
             assertThatThrownBy(() -> KaasBroker.start(config)).isInstanceOf(BindException.class);
 
             await("the failed broker's threads to end").atMost(Duration.ofSeconds(10))
                     .untilAsserted(() -> assertThat(newBrokerThreads(before)).isEmpty());
+        }
+    }
+
+    @Test
+    void aTakenHealthPortFailsTheStartNamingTheVariableAndLeavesNoThreadsBehind(@TempDir Path dataDir) throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {
+            Set<Thread> before = Thread.getAllStackTraces().keySet();
+            BrokerConfig config = BrokerConfig.fromEnvironment(Map.of(
+                    "KAAS_BIND_HOST", "127.0.0.1",
+                    "KAAS_PORT", "0",
+                    "KAAS_HEALTH_PORT", Integer.toString(taken.getLocalPort()),
+                    "KAAS_DATA_DIR", dataDir.toString()));
+
+            assertThatThrownBy(() -> KaasBroker.start(config)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("KAAS_HEALTH_PORT").hasMessageContaining(Integer.toString(taken.getLocalPort()));
+
+            await("the failed broker's threads to end").atMost(Duration.ofSeconds(10))
+                    .untilAsserted(() -> assertThat(newBrokerThreads(before)).isEmpty());
+            try (KaasBroker again = KaasBroker.start(onEphemeralPort(dataDir))) {
+                assertThat(again.port()).as("the data directory lock was released").isPositive();
+            }
         }
     }
 
@@ -93,7 +115,7 @@ class BrokerLifecycleIT {
         return Thread.getAllStackTraces().keySet().stream()
                 .filter(t -> !before.contains(t) && t.isAlive())
                 .map(Thread::getName)
-                .filter(name -> name.startsWith("multiThreadIoEventLoopGroup") || name.equals("kaas-scheduler"))
+                .filter(name -> name.startsWith("kaas-"))
                 .toList();
     }
 }

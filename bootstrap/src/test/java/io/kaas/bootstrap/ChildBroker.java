@@ -41,6 +41,7 @@ final class ChildBroker implements AutoCloseable {
         command.addAll(List.of("-cp", classpath, KaasMain.class.getName()));
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().put("KAAS_PORT", "0");
+        builder.environment().put("KAAS_HEALTH_PORT", "0");
         builder.environment().put("KAAS_BIND_HOST", "127.0.0.1");
         builder.environment().put("KAAS_DATA_DIR", dataDir.toString());
         builder.environment().putAll(env);

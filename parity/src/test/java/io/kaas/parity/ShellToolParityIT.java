@@ -48,6 +48,7 @@ class ShellToolParityIT {
                 .redirectErrorStream(true)
                 .redirectOutput(WORK.resolve("kaas.log").toFile());
         pb.environment().put("KAAS_PORT", Integer.toString(port));
+        pb.environment().put("KAAS_HEALTH_PORT", "0");
         pb.environment().put("KAAS_DATA_DIR", WORK.resolve("data").toString());
         pb.environment().put("KAAS_GROUP_INITIAL_REBALANCE_DELAY_MS", "0");
         broker = pb.start();

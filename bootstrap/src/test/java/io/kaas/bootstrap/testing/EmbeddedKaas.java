@@ -110,6 +110,7 @@ public final class EmbeddedKaas implements AutoCloseable {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("KAAS_BIND_HOST", "127.0.0.1");
         env.put("KAAS_PORT", "0");
+        env.put("KAAS_HEALTH_PORT", "0");
         env.put("KAAS_DATA_DIR", dataDir.toString());
         env.put("KAAS_IO_THREADS", "2");
         env.putAll(extraEnv);

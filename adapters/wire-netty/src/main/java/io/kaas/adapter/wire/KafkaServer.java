@@ -2,6 +2,7 @@ package io.kaas.adapter.wire;
 
 import io.kaas.adapter.wire.codec.KafkaFrameDecoder;
 import io.kaas.adapter.wire.dispatch.ApiRegistry;
+import io.kaas.adapter.wire.dispatch.EventLoopTicks;
 import io.kaas.adapter.wire.dispatch.KafkaApiDispatcher;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -33,14 +34,19 @@ public final class KafkaServer implements AutoCloseable {
     /** Name prefix of the thread accepting connections. */
     public static final String ACCEPTOR_THREADS = "kaas-accept";
 
+    /** How often each event loop notes that it runs. */
+    private static final long TICK_INTERVAL_MS = 250;
+
     private final EventLoopGroup acceptor;
     private final EventLoopGroup workers;
     private final Channel serverChannel;
+    private final EventLoopTicks ticks;
 
     private KafkaServer(EventLoopGroup acceptor, EventLoopGroup workers, Channel serverChannel) {
         this.acceptor = acceptor;
         this.workers = workers;
         this.serverChannel = serverChannel;
+        this.ticks = new EventLoopTicks(workers, TICK_INTERVAL_MS);
     }
 
     /**
@@ -102,9 +108,15 @@ public final class KafkaServer implements AutoCloseable {
         return ((InetSocketAddress) serverChannel.localAddress()).getPort();
     }
 
+    /** How long ago the most behind event loop last ran its tick: large when one is wedged. */
+    public long oldestLoopTickAgeMs() {
+        return ticks.oldestTickAgeMs();
+    }
+
     /** Stops accepting, closes every connection and waits for the event loops to finish. */
     @Override
     public void close() {
+        ticks.close();
         serverChannel.close().syncUninterruptibly();
         acceptor.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();

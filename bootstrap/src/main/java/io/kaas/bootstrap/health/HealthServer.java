@@ -1,0 +1,85 @@
+package io.kaas.bootstrap.health;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code /healthz} (the runtime view as JSON; 503 when a network event loop is wedged) and
+ * {@code /readyz} (200 only when the broker serves everything it should) for the kubelet's probes.
+ * Answered on its own thread, never by the runtime it reports on, so a wedged broker answers
+ * "not ready" instead of hanging the probe.
+ */
+public final class HealthServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(HealthServer.class);
+
+    private final HttpServer server;
+    private final ExecutorService thread;
+
+    private HealthServer(HttpServer server, ExecutorService thread) {
+        this.server = server;
+        this.thread = thread;
+    }
+
+    /**
+     * @param report reads the broker's state for each probe
+     * @param json   encodes a report as JSON
+     */
+    public static HealthServer start(String host, int port, Supplier<HealthReport> report,
+                                     Function<Object, byte[]> json) throws IOException {
+        HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 16);
+        ExecutorService thread = Executors.newSingleThreadExecutor(task -> {
+            Thread t = new Thread(task, "kaas-health");
+            t.setDaemon(true);
+            return t;
+        });
+        server.setExecutor(thread);
+        server.createContext("/healthz", exchange -> {
+            HealthReport r = report.get();
+            respond(exchange, r.wedged() ? 503 : 200, json.apply(r.fields()));
+        });
+        server.createContext("/readyz", exchange -> {
+            HealthReport r = report.get();
+            boolean ready = r.notReady().isEmpty();
+            respond(exchange, ready ? 200 : 503, ready ? "ready\n".getBytes(StandardCharsets.UTF_8)
+                    : json.apply(Map.of("not_ready", r.notReady())));
+        });
+        server.start();
+        LOG.info("health probes on http://{}:{}/healthz and /readyz", host, server.getAddress().getPort());
+        return new HealthServer(server, thread);
+    }
+
+    /** The bound port (useful when 0 asked for an ephemeral one). */
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
+    private static void respond(HttpExchange exchange, int status, byte[] body) throws IOException {
+        try (exchange; OutputStream out = exchange.getResponseBody()) {
+            if (!"GET".equals(exchange.getRequestMethod())) {
+                exchange.sendResponseHeaders(405, -1);
+                return;
+            }
+            exchange.getResponseHeaders().set("Content-Type", body.length > 0 && body[0] == '{'
+                    ? "application/json" : "text/plain");
+            exchange.sendResponseHeaders(status, body.length);
+            out.write(body);
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        thread.shutdownNow();
+    }
+}
