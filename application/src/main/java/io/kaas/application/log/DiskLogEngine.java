@@ -34,15 +34,22 @@ public final class DiskLogEngine implements LogEngine {
 
     /**
      * @param root              the data directory
-     * @param epoch             the leader epoch this broker opens partitions with
+     * @param epoch             the leader epoch {@link #open} opens partitions with ({@link #takeOver} names its own)
      * @param fsyncMaxLatencyMs an fsync slower than this stalls its partition ({@code KAAS_FSYNC_MAX_LATENCY_MS})
      * @param checkpointIntervalBytes refresh the recovery checkpoint once this many more bytes are fsynced
      *                          (the book's 64 MiB); tests lower it to exercise checkpoints with small logs
+     * @param sharedVolume      other brokers may take partitions over (cluster mode): every group commit
+     *                          re-reads the partition's fence before it acknowledges anything
      */
-    public record Settings(Path root, int epoch, long fsyncMaxLatencyMs, long checkpointIntervalBytes) {
+    public record Settings(Path root, int epoch, long fsyncMaxLatencyMs, long checkpointIntervalBytes,
+                           boolean sharedVolume) {
 
         public Settings(Path root, int epoch, long fsyncMaxLatencyMs) {
             this(root, epoch, fsyncMaxLatencyMs, GroupCommitter.CHECKPOINT_INTERVAL_BYTES);
+        }
+
+        public Settings(Path root, int epoch, long fsyncMaxLatencyMs, long checkpointIntervalBytes) {
+            this(root, epoch, fsyncMaxLatencyMs, checkpointIntervalBytes, false);
         }
     }
 
@@ -62,17 +69,33 @@ public final class DiskLogEngine implements LogEngine {
 
     @Override
     public PartitionLog open(Topic topic, TopicPartition partition, LogConfig config) {
+        return takeOver(topic, partition, config, settings.epoch());
+    }
+
+    @Override
+    public PartitionLog takeOver(Topic topic, TopicPartition partition, LogConfig config, int leaderEpoch) {
         return logs.computeIfAbsent(partition, tp -> {
             PartitionFiles files = PartitionFiles.of(settings.root(), tp);
             try {
                 PartitionRecovery.Recovered recovered = new PartitionRecovery(fs, codec, files, config)
-                        .open(settings.epoch(), clock.nowMs());
-                return new DiskPartitionLog(tp, files, fs, codec, io, scheduler, listener, settings.fsyncMaxLatencyMs(),
-                        settings.checkpointIntervalBytes(), config, recovered);
+                        .open(leaderEpoch, clock.nowMs());
+                return new DiskPartitionLog(tp, files, fs, codec, io, scheduler, listener, settings, config, recovered);
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot open the log of " + tp, e);
             }
         });
+    }
+
+    @Override
+    public void relinquish(TopicPartition partition) {
+        DiskPartitionLog log = logs.remove(partition);
+        if (log != null) {
+            try {
+                log.close();
+            } catch (IOException e) {
+                LOG.error("relinquishing {} failed; its next leader recovers it from the log", partition, e);
+            }
+        }
     }
 
     @Override

@@ -47,16 +47,15 @@ final class DiskPartitionLog extends ProducerTrackingLog {
     private volatile LogConfig config;
 
     DiskPartitionLog(TopicPartition topicPartition, PartitionFiles files, Filesystem fs, JsonCodec codec, Executor io,
-                     Scheduler scheduler, AppendListener listener, long fsyncMaxLatencyMs, long checkpointIntervalBytes,
-                     LogConfig config, PartitionRecovery.Recovered recovered) {
+                     Scheduler scheduler, AppendListener listener, DiskLogEngine.Settings settings, LogConfig config,
+                     PartitionRecovery.Recovered recovered) {
         super(recovered.producers(), listener);
         this.partition = new DiskPartitionContext(topicPartition, files, fs, codec, io, scheduler, this,
                 new ReentrantLock(), new TakeoverFence(fs, codec, files, topicPartition, recovered.epoch()));
         this.appendQueue = new AppendQueue(io);
         this.config = config;
         this.segments = new DiskSegments(partition, producers, recovered);
-        this.committer = new GroupCommitter(partition, fsyncMaxLatencyMs, checkpointIntervalBytes, segments, producers,
-                recovered.checkpointedPosition());
+        this.committer = new GroupCommitter(partition, settings, segments, producers, recovered.checkpointedPosition());
         this.cleaner = new SegmentCleaner(partition, segments, committer);
     }
 

@@ -37,6 +37,8 @@ final class GroupCommitter {
     private final DiskPartitionContext partition;
     private final long fsyncMaxLatencyMs;
     private final long checkpointIntervalBytes;
+    /** Other brokers may take the partition over: re-read the fence after every fsync, before acknowledging. */
+    private final boolean fenceEveryCommit;
     private final DiskSegments segments;
     /** Read under the lock for the producer snapshots the checkpoints carry. */
     private final ProducerStateTable producers;
@@ -61,11 +63,12 @@ final class GroupCommitter {
     private volatile long flushedOffset;
     private volatile String failure;
 
-    GroupCommitter(DiskPartitionContext partition, long fsyncMaxLatencyMs, long checkpointIntervalBytes,
-                   DiskSegments segments, ProducerStateTable producers, long checkpointedPosition) {
+    GroupCommitter(DiskPartitionContext partition, DiskLogEngine.Settings settings, DiskSegments segments,
+                   ProducerStateTable producers, long checkpointedPosition) {
         this.partition = partition;
-        this.fsyncMaxLatencyMs = fsyncMaxLatencyMs;
-        this.checkpointIntervalBytes = checkpointIntervalBytes;
+        this.fsyncMaxLatencyMs = settings.fsyncMaxLatencyMs();
+        this.checkpointIntervalBytes = settings.checkpointIntervalBytes();
+        this.fenceEveryCommit = settings.sharedVolume();
         this.segments = segments;
         this.producers = producers;
         long end = segments.endOffset();
@@ -263,6 +266,11 @@ final class GroupCommitter {
         }
         for (Segment s : work.toForce) {
             s.force();
+        }
+        if (fenceEveryCommit && partition.fence().check()) {
+            // Read after the fsync: a newer leader fences before it recovers, so seeing no fence here means
+            // its recovery will find these bytes; seeing one, they may be lost and must not be acknowledged.
+            throw partition.fence().notLeader();
         }
         for (Segment s : work.sealed) {
             writeIndexFiles(s, s.index.view());

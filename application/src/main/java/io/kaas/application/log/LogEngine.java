@@ -9,6 +9,20 @@ public interface LogEngine extends AutoCloseable {
     /** Opens the partition's log with {@code config}, creating an empty one if it does not exist yet. */
     PartitionLog open(Topic topic, TopicPartition partition, LogConfig config);
 
+    /**
+     * Opens the partition's log as its leader at {@code leaderEpoch} (a takeover in cluster mode): the
+     * epoch is raised on the volume before the log is recovered, so a deposed leader acknowledges
+     * nothing the recovery does not see, and appends go to a segment named with the new epoch.
+     * Returns the log already open if this broker has it.
+     */
+    PartitionLog takeOver(Topic topic, TopicPartition partition, LogConfig config, int leaderEpoch);
+
+    /**
+     * Closes one partition's log, leaving its files (and persisting what the next leader's recovery
+     * can use) for the broker taking it over; nothing when it is not open.
+     */
+    void relinquish(TopicPartition partition);
+
     /** Closes and removes one partition's log, and whatever files it had. */
     void deletePartition(TopicPartition partition);
 

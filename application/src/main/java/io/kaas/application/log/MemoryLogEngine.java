@@ -22,6 +22,18 @@ public final class MemoryLogEngine implements LogEngine {
         return logs.computeIfAbsent(partition, tp -> new MemoryPartitionLog(tp, listener, config));
     }
 
+    /** Memory is one broker's: there is no other leader to fence, and the epoch stays 0. */
+    @Override
+    public PartitionLog takeOver(Topic topic, TopicPartition partition, LogConfig config, int leaderEpoch) {
+        return open(topic, partition, config);
+    }
+
+    /** A relinquished log in memory is gone: nothing outlives the process to hand over. */
+    @Override
+    public void relinquish(TopicPartition partition) {
+        logs.remove(partition);
+    }
+
     @Override
     public void deletePartition(TopicPartition partition) {
         logs.remove(partition);

@@ -37,7 +37,8 @@ import java.util.TreeMap;
  * <li>Producer state (dedupe windows, transactions in progress) is the snapshot plus a replay of the
  * batch headers after it; the replayed ABORT markers rebuild the aborted-transaction indexes past
  * the snapshot.</li>
- * <li>Opening with a newer epoch than the active segment's starts a fresh segment stamped with it.</li>
+ * <li>Opening with a newer epoch than the one on the volume first writes the manifest with it (the
+ * fence a deposed leader reads), then recovers; the fresh segment it starts is stamped with it.</li>
  * <li>The manifest is rewritten with the recovered state.</li>
  * </ol>
  */
@@ -69,6 +70,14 @@ final class PartitionRecovery {
         epoch = Math.max(epoch, manifest.map(PartitionState.Manifest::epoch).orElse(0));
         for (SegmentName name : names) {
             epoch = Math.max(epoch, name.epoch());
+        }
+        int fencedEpoch = manifest.map(PartitionState.Manifest::epoch).orElse(-1);
+        if (epoch > fencedEpoch && !names.isEmpty()) {
+            // A takeover fences before it reads: a deposed leader that still sees the old epoch after its
+            // fsync has written bytes this recovery will find; one that sees this one acknowledges nothing more.
+            fs.writeAtomically(files.manifest(), codec.encode(new PartitionState.Manifest(epoch,
+                    manifest.map(PartitionState.Manifest::highWatermark).orElse(0L),
+                    manifest.map(PartitionState.Manifest::logStartOffset).orElse(0L))));
         }
         Optional<PartitionState.Checkpoint> checkpoint = read(files.checkpoint(), PartitionState.Checkpoint.class);
         List<Segment> segments = recoverSegments(names, checkpoint, nowMs);

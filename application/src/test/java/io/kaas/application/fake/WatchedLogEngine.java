@@ -26,7 +26,20 @@ public abstract class WatchedLogEngine implements LogEngine {
 
     @Override
     public PartitionLog open(Topic topic, TopicPartition partition, LogConfig config) {
-        PartitionLog log = delegate.open(topic, partition, config);
+        return watched(partition, delegate.open(topic, partition, config));
+    }
+
+    @Override
+    public PartitionLog takeOver(Topic topic, TopicPartition partition, LogConfig config, int leaderEpoch) {
+        return watched(partition, delegate.takeOver(topic, partition, config, leaderEpoch));
+    }
+
+    @Override
+    public void relinquish(TopicPartition partition) {
+        delegate.relinquish(partition);
+    }
+
+    private PartitionLog watched(TopicPartition partition, PartitionLog log) {
         return (PartitionLog) Proxy.newProxyInstance(PartitionLog.class.getClassLoader(),
                 new Class<?>[] {PartitionLog.class}, (proxy, method, args) -> {
                     Object answer;

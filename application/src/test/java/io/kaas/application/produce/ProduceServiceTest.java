@@ -369,6 +369,15 @@ class ProduceServiceTest {
         }
 
         @Override
+        public PartitionLog takeOver(Topic topic, TopicPartition partition, LogConfig config, int leaderEpoch) {
+            return open(topic, partition, config);
+        }
+
+        @Override
+        public void relinquish(TopicPartition partition) {
+        }
+
+        @Override
         public void deletePartition(TopicPartition partition) {
         }
 

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
@@ -18,6 +19,7 @@ final class InstrumentedFilesystem implements Filesystem {
     private final AtomicLong logBytesRead = new AtomicLong();
     private final AtomicLong forces = new AtomicLong();
     private volatile Consumer<Path> beforeForce = path -> { };
+    private volatile BiConsumer<Path, Path> beforeRename = (from, to) -> { };
     private volatile int directorySyncsUntilFailure = -1;
 
     InstrumentedFilesystem(Filesystem delegate) {
@@ -42,6 +44,11 @@ final class InstrumentedFilesystem implements Filesystem {
     /** Runs {@code hook} with the file's path before each file fsync. */
     void beforeForce(Consumer<Path> hook) {
         beforeForce = hook;
+    }
+
+    /** Runs {@code hook} with both paths before each rename (the last step of an atomic write). */
+    void beforeRename(BiConsumer<Path, Path> hook) {
+        beforeRename = hook;
     }
 
     /** The directory fsync after the next {@code succeeding} ones fails (a file fsync cannot be singled out so in the sim). */
@@ -114,6 +121,7 @@ final class InstrumentedFilesystem implements Filesystem {
 
     @Override
     public void rename(Path from, Path to) throws IOException {
+        beforeRename.accept(from, to);
         delegate.rename(from, to);
     }
 
