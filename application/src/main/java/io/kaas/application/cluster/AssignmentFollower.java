@@ -4,7 +4,6 @@ import io.kaas.application.port.out.AssignmentStore;
 import io.kaas.domain.cluster.Assignment;
 import io.kaas.domain.cluster.AssignmentFence;
 import java.util.Optional;
-import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,9 +11,9 @@ import org.slf4j.LoggerFactory;
 /**
  * A broker following {@code assignment.json}: on each ASSIGNMENT_CHANGED push and on a 1 s poll it
  * reads the file and takes what the {@link AssignmentFence} lets through (nothing from a controller
- * older than the newest Lease epoch seen, nothing not newer than what it serves), then hands it to
- * whatever applies it (the takeover driver). Every leadership answer the broker gives comes from
- * {@link #current()}.
+ * older than the newest Lease epoch seen, nothing not newer than what it serves). Every leadership
+ * answer the broker gives comes from {@link #current()}; the {@link TakeoverDriver} makes the open
+ * logs match it.
  */
 public final class AssignmentFollower {
     private static final Logger LOG = LoggerFactory.getLogger(AssignmentFollower.class);
@@ -22,19 +21,14 @@ public final class AssignmentFollower {
     private final AssignmentStore store;
     private final int self;
     private final LongSupplier leaseEpochSeen;
-    private final Consumer<Assignment> apply;
     private volatile Assignment current;
     private long lastRefused = -1;
 
-    /**
-     * @param leaseEpochSeen the highest controller epoch this broker has seen on the Lease
-     * @param apply          runs with each accepted assignment, in order, on the refreshing thread
-     */
-    public AssignmentFollower(AssignmentStore store, int self, LongSupplier leaseEpochSeen, Consumer<Assignment> apply) {
+    /** @param leaseEpochSeen the highest controller epoch this broker has seen on the Lease */
+    public AssignmentFollower(AssignmentStore store, int self, LongSupplier leaseEpochSeen) {
         this.store = store;
         this.self = self;
         this.leaseEpochSeen = leaseEpochSeen;
-        this.apply = apply;
     }
 
     /** Reads the file and takes it if it is newer and from a current controller. File I/O: a control thread. */
@@ -50,7 +44,6 @@ public final class AssignmentFollower {
                 LOG.info("assignment {} of controller {} (epoch {}) taken: {} partitions led here", candidate.version(),
                         candidate.controllerId(), candidate.controllerEpoch(), candidate.ledBy(self).size());
                 current = candidate;
-                apply.accept(candidate);
             }
             case STALE_CONTROLLER -> {
                 if (lastRefused != candidate.version()) {

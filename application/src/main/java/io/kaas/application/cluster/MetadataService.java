@@ -87,7 +87,13 @@ public final class MetadataService implements MetadataUseCase {
         List<PartitionMetadata> partitions = new ArrayList<>(topic.partitionCount());
         for (int p = 0; p < topic.partitionCount(); p++) {
             int leader = cluster.leaderOf(topic.name(), p);
-            int epoch = topics.log(topic.partition(p)).map(PartitionLog::leaderEpoch).orElse(0);
+            if (leader < 0) {
+                partitions.add(new PartitionMetadata(p, KafkaError.LEADER_NOT_AVAILABLE, -1, -1, List.of()));
+                continue;
+            }
+            int partition = p;
+            int epoch = cluster.leaderEpochOf(topic.name(), p).orElseGet(
+                    () -> topics.log(topic.partition(partition)).map(PartitionLog::leaderEpoch).orElse(0));
             partitions.add(new PartitionMetadata(p, leader, epoch, List.of(leader)));
         }
         return new TopicMetadata(topic.name(), topic.id(), KafkaError.NONE, partitions);

@@ -157,7 +157,7 @@ public final class FetchService implements FetchUseCase {
     private LogRead read(PartitionRequest p, int maxBytes, boolean minOneBatch, boolean readCommitted) {
         Optional<PartitionLog> log = topics.log(p.partition());
         if (log.isEmpty()) {
-            return LogRead.failed(KafkaError.UNKNOWN_TOPIC_OR_PARTITION, UNKNOWN_OFFSETS);
+            return LogRead.failed(topics.notServedHere(p.partition()), UNKNOWN_OFFSETS);
         }
         KafkaError epoch = LeaderEpochCheck.check(p.currentLeaderEpoch(), log.get().leaderEpoch());
         if (epoch != KafkaError.NONE) {

@@ -35,7 +35,7 @@ public final class ListOffsetsService implements ListOffsetsUseCase {
                                               int currentLeaderEpoch) {
         Optional<PartitionLog> found = topics.log(partition);
         if (found.isEmpty()) {
-            return CompletableFuture.completedFuture(Result.failed(KafkaError.UNKNOWN_TOPIC_OR_PARTITION));
+            return CompletableFuture.completedFuture(Result.failed(topics.notServedHere(partition)));
         }
         PartitionLog log = found.get();
         int epoch = log.leaderEpoch();

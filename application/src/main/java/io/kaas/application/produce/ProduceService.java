@@ -109,7 +109,9 @@ public final class ProduceService implements ProduceUseCase {
         Optional<PartitionLog> log = topics.log(p.partition());
         Optional<TopicConfig> config = topics.config(p.partition().topic());
         if (log.isEmpty() || config.isEmpty()) {
-            return failed(p, KafkaError.UNKNOWN_TOPIC_OR_PARTITION, "This server does not host this topic-partition.");
+            KafkaError error = topics.notServedHere(p.partition());
+            return failed(p, error, error == KafkaError.NOT_LEADER_OR_FOLLOWER ? "This is not the correct leader for "
+                    + p.partition() + "." : "This server does not host this topic-partition.");
         }
         TopicConfig cfg = config.get();
         int size = p.records().remaining();

@@ -47,7 +47,7 @@ public final class ProducerStateService implements DescribeProducersUseCase {
     public PartitionProducers describe(TopicPartition partition) {
         Optional<PartitionLog> log = topics.log(partition);
         if (log.isEmpty()) {
-            return new PartitionProducers(partition, KafkaError.UNKNOWN_TOPIC_OR_PARTITION, List.of());
+            return new PartitionProducers(partition, topics.notServedHere(partition), List.of());
         }
         if (cluster.leaderOf(partition.topic(), partition.partition()) != cluster.self().id()) {
             return new PartitionProducers(partition, KafkaError.NOT_LEADER_OR_FOLLOWER, List.of());

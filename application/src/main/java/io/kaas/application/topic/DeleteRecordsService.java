@@ -34,7 +34,7 @@ public final class DeleteRecordsService implements DeleteRecordsUseCase {
     private Result deleteOne(Request request) {
         Optional<PartitionLog> found = topics.log(request.partition());
         if (found.isEmpty()) {
-            return new Result(request.partition(), KafkaError.UNKNOWN_TOPIC_OR_PARTITION, -1L);
+            return new Result(request.partition(), topics.notServedHere(request.partition()), -1L);
         }
         PartitionLog log = found.get();
         long offset = request.offset() == HIGH_WATERMARK ? log.offsets().highWatermark() : request.offset();

@@ -18,10 +18,12 @@ import io.kaas.domain.topic.TopicNames;
 import io.kaas.domain.topic.TopicPartition;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -36,6 +38,11 @@ import org.slf4j.LoggerFactory;
  * Changes (create, grow, reconfigure, delete) are serialised and reach the store before they are
  * served; a change that fails part-way is undone, so nothing is left half-created. Lookups are
  * lock-free.
+ *
+ * <p>A standalone broker opens every partition of every topic. In a cluster ({@link #forCluster})
+ * the store is shared: topics are known to every broker ({@link #refresh} learns other brokers'
+ * changes), but a partition's log is open only on its leader, from {@link #takeOver} to
+ * {@link #relinquish}, as the assignment says.
  */
 public final class TopicService implements TopicAdminUseCase {
     private static final Logger LOG = LoggerFactory.getLogger(TopicService.class);
@@ -45,6 +52,8 @@ public final class TopicService implements TopicAdminUseCase {
     private final BrokerSettings settings;
     private final BrokerConfigs brokerConfigs;
     private final Supplier<UUID> randomIds;
+    /** Standalone: every partition's log opens with its topic. In a cluster the assignment opens them. */
+    private final boolean opensEveryPartition;
     private final Map<String, Registered> byName = new ConcurrentHashMap<>();
     private final Map<UUID, Topic> byId = new ConcurrentHashMap<>();
     private final Map<TopicPartition, PartitionLog> logs = new ConcurrentHashMap<>();
@@ -59,11 +68,23 @@ public final class TopicService implements TopicAdminUseCase {
      */
     public TopicService(TopicStore store, LogEngine engine, BrokerSettings settings, BrokerConfigs brokerConfigs,
                         Supplier<UUID> randomIds) {
+        this(store, engine, settings, brokerConfigs, randomIds, true);
+    }
+
+    private TopicService(TopicStore store, LogEngine engine, BrokerSettings settings, BrokerConfigs brokerConfigs,
+                         Supplier<UUID> randomIds, boolean opensEveryPartition) {
         this.store = store;
         this.engine = engine;
         this.settings = settings;
         this.brokerConfigs = brokerConfigs;
         this.randomIds = randomIds;
+        this.opensEveryPartition = opensEveryPartition;
+    }
+
+    /** A cluster broker's topics: a store shared with the other brokers, logs open only where this broker leads. */
+    public static TopicService forCluster(TopicStore sharedStore, LogEngine engine, BrokerSettings settings,
+                                          BrokerConfigs brokerConfigs, Supplier<UUID> randomIds) {
+        return new TopicService(sharedStore, engine, settings, brokerConfigs, randomIds, false);
     }
 
     /**
@@ -84,6 +105,15 @@ public final class TopicService implements TopicAdminUseCase {
     /** The open log of a partition this broker serves. */
     public Optional<PartitionLog> log(TopicPartition partition) {
         return Optional.ofNullable(logs.get(partition));
+    }
+
+    /**
+     * Why a partition has no open log here: another broker leads it (NOT_LEADER_OR_FOLLOWER, which
+     * clients answer with a metadata refresh), or it does not exist.
+     */
+    public KafkaError notServedHere(TopicPartition partition) {
+        return byName(partition.topic()).filter(t -> t.hasPartition(partition.partition())).isPresent()
+                ? KafkaError.NOT_LEADER_OR_FOLLOWER : KafkaError.UNKNOWN_TOPIC_OR_PARTITION;
     }
 
     /** Every open partition log. */
@@ -330,9 +360,16 @@ public final class TopicService implements TopicAdminUseCase {
             return new Outcome(KafkaError.UNKNOWN_SERVER_ERROR, "Storing the configs of '" + name + "' failed: "
                     + e.getMessage());
         }
-        TopicConfig config = resolve(next);
+        reconfigure(updated);
+        LOG.info("topic {} now overrides {}", name, next);
+        return Outcome.OK;
+    }
+
+    /** Serves {@code updated}'s configs, on its open logs too from their next append, roll or retention pass. */
+    private void reconfigure(Topic updated) {
+        TopicConfig config = resolve(updated.configs());
         LogConfig logConfig = LogConfig.of(config);
-        byName.put(name, new Registered(updated, config));
+        byName.put(updated.name(), new Registered(updated, config));
         byId.put(updated.id(), updated);
         for (int p = 0; p < updated.partitionCount(); p++) {
             PartitionLog log = logs.get(updated.partition(p));
@@ -340,8 +377,6 @@ public final class TopicService implements TopicAdminUseCase {
                 log.updateConfig(logConfig);
             }
         }
-        LOG.info("topic {} now overrides {}", name, next);
-        return Outcome.OK;
     }
 
     // ------------------------------------------------------------------------------------------ delete
@@ -400,10 +435,90 @@ public final class TopicService implements TopicAdminUseCase {
         return new DeleteResult(KafkaError.NONE, null, topic);
     }
 
+    // ------------------------------------------------------------------------------------------ cluster
+
+    /**
+     * Opens a partition's log as its leader at {@code leaderEpoch} (the assignment gave it to this
+     * broker); false when the topic or partition is not known here (yet: see {@link #refresh}).
+     */
+    public synchronized boolean takeOver(TopicPartition partition, int leaderEpoch) {
+        if (logs.containsKey(partition)) {
+            return true;
+        }
+        Registered registered = byName.get(partition.topic());
+        if (registered == null || !registered.topic().hasPartition(partition.partition())) {
+            return false;
+        }
+        logs.put(partition, engine.takeOver(registered.topic(), partition, LogConfig.of(registered.config()), leaderEpoch));
+        LOG.info("took over {} at leader epoch {}", partition, leaderEpoch);
+        return true;
+    }
+
+    /** Closes a partition's log for the broker the assignment gives it to now. */
+    public synchronized void relinquish(TopicPartition partition) {
+        if (logs.remove(partition) != null) {
+            engine.relinquish(partition);
+            LOG.info("relinquished {}", partition);
+        }
+    }
+
+    /** The partitions whose logs are open here. */
+    public Set<TopicPartition> openPartitions() {
+        return Set.copyOf(logs.keySet());
+    }
+
+    /**
+     * Learns what other brokers changed in the shared store: topics created, grown or reconfigured
+     * there are served here; a topic deleted there is forgotten, and the logs this broker had open
+     * of it are closed and removed (only their leader writes a partition's files). File I/O: call
+     * it from a control thread.
+     */
+    public synchronized void refresh() {
+        Map<UUID, Topic> stored = new HashMap<>();
+        for (Topic topic : store.loadAll()) {
+            stored.put(topic.id(), topic);
+        }
+        for (Registered registered : List.copyOf(byName.values())) {
+            if (!stored.containsKey(registered.topic().id())) {
+                forget(registered.topic());
+            }
+        }
+        for (Topic topic : stored.values()) {
+            Registered known = byName.get(topic.name());
+            if (known == null) {
+                register(topic, List.of());
+                LOG.info("topic {} (id {}) created elsewhere in the cluster", topic.name(), TopicIds.toBase64(topic.id()));
+            } else if (!known.topic().equals(topic)) {
+                reconfigure(topic);
+            }
+        }
+    }
+
+    /** A topic another broker deleted: unserved here, its logs open here closed and removed. */
+    private void forget(Topic topic) {
+        byName.remove(topic.name());
+        byId.remove(topic.id());
+        for (int p = 0; p < topic.partitionCount(); p++) {
+            TopicPartition tp = topic.partition(p);
+            if (logs.remove(tp) != null) {
+                try {
+                    engine.deletePartition(tp);
+                } catch (RuntimeException e) {
+                    LOG.warn("removing the files of {} of the deleted topic {} failed", tp, topic.name(), e);
+                }
+            }
+        }
+        LOG.info("topic {} (id {}) deleted elsewhere in the cluster", topic.name(), TopicIds.toBase64(topic.id()));
+        deletionListeners.forEach(listener -> listener.accept(topic));
+    }
+
     // ------------------------------------------------------------------------------------------ registry
 
     /** Opens the topic's partitions from {@code fromPartition} on; a failure closes and removes those opened. */
     private List<PartitionLog> openAll(Topic topic, int fromPartition) {
+        if (!opensEveryPartition) {
+            return List.of(); // in a cluster, each partition opens on its leader when the assignment says so
+        }
         LogConfig config = LogConfig.of(resolve(topic.configs()));
         List<PartitionLog> opened = new ArrayList<>();
         for (int p = fromPartition; p < topic.partitionCount(); p++) {

@@ -41,7 +41,7 @@ public final class TxnMarkerWriter implements WriteTxnMarkersUseCase {
     public CompletableFuture<KafkaError> write(TopicPartition partition, TxnMarker marker) {
         Optional<PartitionLog> log = topics.log(partition);
         if (log.isEmpty()) {
-            return CompletableFuture.completedFuture(KafkaError.UNKNOWN_TOPIC_OR_PARTITION);
+            return CompletableFuture.completedFuture(topics.notServedHere(partition));
         }
         if (cluster.leaderOf(partition.topic(), partition.partition()) != cluster.self().id()) {
             return CompletableFuture.completedFuture(KafkaError.NOT_LEADER_OR_FOLLOWER);

@@ -41,14 +41,13 @@ class ClusterControllerTest {
         final ClusterController controller;
         final AssignmentFollower follower;
         final AtomicBoolean draining = new AtomicBoolean();
-        final List<Assignment> applied = new ArrayList<>();
 
         Broker(int id) {
             this.id = id;
             lease = new ControllerLease(leaseStore, clock, "kaas-" + id, LEASE_S);
             controller = new ClusterController(lease, assignments, registry, () -> topics, clock, id, BEAT_TIMEOUT_MS,
                     () -> true, draining::get, pushed::add);
-            follower = new AssignmentFollower(assignments, id, lease::highestEpoch, applied::add);
+            follower = new AssignmentFollower(assignments, id, lease::highestEpoch);
         }
 
         /** One control round: election (and recompute when controller), then a poll of the file. */

@@ -2,6 +2,7 @@ package io.kaas.application.port.in;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /** The cluster as clients see it: its id, its brokers, and who leads or coordinates what. */
 public interface ClusterUseCase {
@@ -14,8 +15,16 @@ public interface ClusterUseCase {
 
     int controllerId();
 
-    /** The broker leading a partition. */
+    /** The broker leading a partition; -1 when none does yet. */
     int leaderOf(String topic, int partition);
+
+    /**
+     * The partition's leader epoch where the cluster decides it (the assignment, in cluster mode);
+     * empty where the partition's own log is the authority (standalone).
+     */
+    default OptionalInt leaderEpochOf(String topic, int partition) {
+        return OptionalInt.empty();
+    }
 
     /**
      * The broker coordinating a consumer group: the FNV-1a hash of the group id over the registered

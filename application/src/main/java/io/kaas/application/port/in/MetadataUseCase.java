@@ -28,6 +28,10 @@ public interface MetadataUseCase {
         }
     }
 
-    record PartitionMetadata(int partition, int leaderId, int leaderEpoch, List<Integer> replicas) {
+    /** A partition's leader and epoch; LEADER_NOT_AVAILABLE (leader -1) while no broker leads it yet. */
+    record PartitionMetadata(int partition, KafkaError error, int leaderId, int leaderEpoch, List<Integer> replicas) {
+        public PartitionMetadata(int partition, int leaderId, int leaderEpoch, List<Integer> replicas) {
+            this(partition, KafkaError.NONE, leaderId, leaderEpoch, replicas);
+        }
     }
 }

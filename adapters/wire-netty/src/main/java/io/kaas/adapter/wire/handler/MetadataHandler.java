@@ -109,6 +109,7 @@ public final class MetadataHandler implements ApiHandler<MetadataRequest> {
         for (MetadataUseCase.PartitionMetadata p : topic.partitions()) {
             wire.partitions().add(new MetadataResponseData.MetadataResponsePartition()
                     .setPartitionIndex(p.partition())
+                    .setErrorCode(p.error().code())
                     .setLeaderId(p.leaderId())
                     .setLeaderEpoch(p.leaderEpoch())
                     .setReplicaNodes(p.replicas())
