@@ -48,6 +48,8 @@ import java.util.function.Function;
  * @param producerIdExpirationCheckIntervalMs {@code KAAS_PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS}: how often idle
  *                          producers are looked for (600000)
  * @param maxPartitionsPerTopic {@code KAAS_MAX_PARTITIONS_PER_TOPIC}: most partitions a topic may have (10000)
+ * @param cluster           cluster mode's settings when {@code MY_POD_NAME} is set (see {@link ClusterSettings}); there the
+ *                          broker id defaults to the pod's ordinal and the advertised host to the pod's DNS name
  * @param explicitlySet     the variables the environment set (the rest are defaults): DescribeConfigs reports
  *                          their broker settings as STATIC_BROKER_CONFIG
  * @param groups            the group coordinator, with Apache's defaults: {@code KAAS_GROUP_MIN_SESSION_TIMEOUT_MS}
@@ -69,7 +71,8 @@ public record BrokerConfig(String bindHost, int port, int healthPort, String adv
                            int socketReceiveBufferBytes, long connectionsMaxIdleMs, LogConfig logDefaults,
                            long fsyncMaxLatencyMs, long retentionCheckIntervalMs, int producerIdExpirationMs,
                            int producerIdExpirationCheckIntervalMs, int maxPartitionsPerTopic,
-                           GroupConfig groups, TransactionSettings transactions, Set<String> explicitlySet) {
+                           GroupConfig groups, TransactionSettings transactions, Optional<ClusterSettings> cluster,
+                           Set<String> explicitlySet) {
 
     public BrokerConfig {
         explicitlySet = Set.copyOf(explicitlySet);
@@ -81,15 +84,17 @@ public record BrokerConfig(String bindHost, int port, int healthPort, String adv
     public static BrokerConfig fromEnvironment(Map<String, String> env) {
         Reader r = new Reader(env);
         String bindHost = r.string("KAAS_BIND_HOST", "127.0.0.1");
+        Optional<ClusterSettings> cluster = clusterSettings(r);
         BrokerConfig config = new BrokerConfig(
                 bindHost,
                 r.integer("KAAS_PORT", 9092, 0, 65535),
                 r.integer("KAAS_HEALTH_PORT", 8080, 0, 65535),
-                r.string("KAAS_ADVERTISED_HOST", bindHost),
+                r.string("KAAS_ADVERTISED_HOST", cluster.map(ClusterSettings::podHost).orElse(bindHost)),
                 r.parse("KAAS_STORAGE", Storage.DISK, "disk or memory",
                         v -> Storage.valueOf(v.toUpperCase(Locale.ROOT))),
                 r.parse("KAAS_DATA_DIR", Path.of("kaas-data"), "a directory path", Path::of),
-                r.integer("KAAS_BROKER_ID", 0, 0, Integer.MAX_VALUE),
+                cluster.map(c -> ClusterSettings.ordinalOf(c.podName())).orElseGet(
+                        () -> r.integer("KAAS_BROKER_ID", 0, 0, Integer.MAX_VALUE)),
                 Optional.ofNullable(env.get("KAAS_BROKER_RACK")).filter(s -> !s.isBlank()),
                 Optional.ofNullable(env.get("KAAS_CLUSTER_ID")).filter(s -> !s.isBlank()),
                 r.bool("KAAS_AUTO_CREATE_TOPICS", true),
@@ -144,12 +149,39 @@ public record BrokerConfig(String bindHost, int port, int healthPort, String adv
                                 TransactionSettings.DEFAULTS.removeExpiredIntervalMs(), 1, Long.MAX_VALUE),
                         r.bool("KAAS_TRANSACTION_PARTITION_VERIFICATION",
                                 TransactionSettings.DEFAULTS.partitionVerification())),
+                cluster,
                 r.setVariables());
+        if (cluster.isPresent() && config.storage() != Storage.DISK) {
+            r.problem("KAAS_STORAGE=memory: a cluster's brokers share one volume; use disk storage with MY_POD_NAME set");
+        }
+        if (cluster.isPresent() && env.containsKey("KAAS_BROKER_ID") && !env.get("KAAS_BROKER_ID").isBlank()
+                && !env.get("KAAS_BROKER_ID").trim().equals(Integer.toString(config.brokerId()))) {
+            r.problem("KAAS_BROKER_ID=" + env.get("KAAS_BROKER_ID") + ": in a cluster the broker id is the pod's ordinal ("
+                    + config.brokerId() + " for " + cluster.get().podName() + ")");
+        }
         if (config.groups().minSessionTimeoutMs() > config.groups().maxSessionTimeoutMs()) {
             r.problem("KAAS_GROUP_MIN_SESSION_TIMEOUT_MS must not exceed KAAS_GROUP_MAX_SESSION_TIMEOUT_MS");
         }
         r.failIfProblems();
         return config;
+    }
+
+    /** Cluster mode when {@code MY_POD_NAME} is set: the pod's identity and the cluster's plumbing. */
+    private static Optional<ClusterSettings> clusterSettings(Reader r) {
+        String pod = r.string("MY_POD_NAME", "");
+        if (pod.isEmpty()) {
+            return Optional.empty();
+        }
+        if (ClusterSettings.ordinalOf(pod) < 0) {
+            r.problem("MY_POD_NAME=" + pod + ": expected a StatefulSet pod name ending in -<ordinal>, e.g. kaas-0");
+        }
+        return Optional.of(new ClusterSettings(pod,
+                r.string("KAAS_NAMESPACE", r.string("MY_POD_NAMESPACE", "default")),
+                r.string("KAAS_HEADLESS_SERVICE", "kaas-brokers"),
+                r.integer("KAAS_HEARTBEAT_PORT", 9094, 0, 65535),
+                r.string("KAAS_LEASE_NAME", "kaas-controller"),
+                r.integer("KAAS_LEASE_DURATION_SECONDS", 5, 2, 3600),
+                r.longValue("KAAS_HEARTBEAT_TIMEOUT_MS", 3_000, 500, 600_000)));
     }
 
     /** Whether the environment set {@code variable} (to something not blank). */
