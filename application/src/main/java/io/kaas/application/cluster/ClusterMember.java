@@ -10,9 +10,10 @@ import org.slf4j.LoggerFactory;
 /**
  * A broker's part in the cluster, one round per {@link #tick()} (each second and on every
  * ASSIGNMENT_CHANGED push, on one control thread): the election and, on the controller, the
- * recompute; then the topics other brokers changed, the assignment on the volume, and the logs open
- * here made to match it. Every step tolerates the API server or the volume failing for a round.
- * Nothing here is on the Produce/Fetch path.
+ * recompute; then the topics other brokers changed, the assignment on the volume, the logs open
+ * here made to match it, and the coordinators told to follow it (groups and transaction slots
+ * routed elsewhere unloaded, those routed here loaded). Every step tolerates the API server or the
+ * volume failing for a round. Nothing here is on the Produce/Fetch path.
  */
 public final class ClusterMember {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterMember.class);
@@ -21,13 +22,16 @@ public final class ClusterMember {
     private final TopicService topics;
     private final AssignmentFollower follower;
     private final TakeoverDriver takeovers;
+    private final Runnable coordinatorsFollow;
 
+    /** @param coordinatorsFollow lets the group and transaction coordinators follow the served assignment */
     public ClusterMember(ClusterController controller, TopicService topics, AssignmentFollower follower,
-                         TakeoverDriver takeovers) {
+                         TakeoverDriver takeovers, Runnable coordinatorsFollow) {
         this.controller = controller;
         this.topics = topics;
         this.follower = follower;
         this.takeovers = takeovers;
+        this.coordinatorsFollow = coordinatorsFollow;
     }
 
     /** One round. */
@@ -47,7 +51,14 @@ public final class ClusterMember {
         } catch (RuntimeException e) {
             LOG.warn("reading assignment.json failed; the next round retries", e);
         }
-        follower.current().ifPresent(takeovers::reconcile);
+        if (follower.current().isPresent()) {
+            takeovers.reconcile(follower.current().get());
+            try {
+                coordinatorsFollow.run();
+            } catch (RuntimeException e) {
+                LOG.warn("moving coordinators to the assignment failed; the next round retries", e);
+            }
+        }
     }
 
     /** The assignment served here; empty before the first. */

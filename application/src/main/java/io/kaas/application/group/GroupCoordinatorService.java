@@ -341,6 +341,9 @@ public final class GroupCoordinatorService implements GroupCoordinator, AutoClos
     public void expireOffsets() {
         store.groupIds().stream().filter(this::owns).forEach(this::slot);
         for (CoordinatedGroup slot : slots.values()) {
+            if (!owns(slot.groupId())) {
+                continue; // another broker coordinates it now: its file is that broker's to write
+            }
             slot.loaded().thenCompose(CoordinatedGroup::expireOffsets).whenComplete((dead, failure) -> {
                 if (failure != null) {
                     LOG.warn("offsets cleanup of group {} failed; the next pass retries: {}", slot.groupId(),
@@ -349,6 +352,23 @@ public final class GroupCoordinatorService implements GroupCoordinator, AutoClos
                     slots.remove(slot.groupId(), slot);
                 }
             });
+        }
+    }
+
+    /**
+     * The orphan sweep, after each assignment change in a cluster: every group resident here that the
+     * cluster now routes to another broker is unloaded (its parked requests answered NOT_COORDINATOR,
+     * its timers stopped); its members find the new coordinator, which loads the offsets from the
+     * group's file. Walks every resident group, not only those this broker believed it coordinated.
+     */
+    public void evictDisowned() {
+        for (CoordinatedGroup slot : slots.values()) {
+            if (!owns(slot.groupId()) && slots.remove(slot.groupId(), slot)) {
+                if (slot.loaded().isDone() && !slot.loaded().isCompletedExceptionally()) {
+                    slot.unload();
+                }
+                LOG.info("group {} is coordinated by another broker now: unloaded here", slot.groupId());
+            }
         }
     }
 

@@ -112,6 +112,23 @@ public final class TransactionCoordinatorService implements TransactionCoordinat
         LOG.info("transaction coordinator loaded {} slot(s)", slots.stream().filter(TxnSlot::isLoaded).count());
     }
 
+    /**
+     * In a cluster, after each assignment change: loads the slots now routed here and forgets those
+     * routed elsewhere (their new coordinator loads them from their files). Blocking: a control thread.
+     */
+    public void followOwnership() {
+        for (TxnSlot slot : slots) {
+            boolean owned = ownsSlot(slot.slot());
+            if (owned && !slot.isLoaded()) {
+                slot.load();
+                LOG.info("transaction slot {} is coordinated here now", slot.slot());
+            } else if (!owned && slot.isLoaded()) {
+                slot.unload();
+                LOG.info("transaction slot {} is coordinated by another broker now", slot.slot());
+            }
+        }
+    }
+
     // ----------------------------------------------------------------------------------- producer APIs
 
     @Override

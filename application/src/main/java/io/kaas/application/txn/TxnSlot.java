@@ -51,6 +51,12 @@ final class TxnSlot implements CoalescingWriter.Target<TxnSlot.Transition> {
         }
     }
 
+    /** Forgets the slot's state: another broker coordinates it now and writes its file. */
+    synchronized void unload() {
+        durable.clear();
+        loaded = false;
+    }
+
     synchronized boolean isLoaded() {
         return loaded;
     }

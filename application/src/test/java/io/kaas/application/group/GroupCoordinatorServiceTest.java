@@ -343,6 +343,77 @@ class GroupCoordinatorServiceTest {
         assertThat(member).isNotEmpty();
     }
 
+    @Test
+    void theOrphanSweepUnloadsGroupsTheClusterRoutesElsewhereAndTheirFilesAreLeftAlone() {
+        Movable routing = new Movable(cluster);
+        service = newService(routing);
+        stableMember("g");
+        JoinResponse second = settle(service.joinGroup(join("g", "", null)));
+        CompletableFuture<JoinResponse> parked = service.joinGroup(join("g", second.memberId(), null)).toCompletableFuture();
+        io.runAll();
+        service.evictDisowned();
+        assertThat(parked).as("still coordinated here: nothing happens").isNotDone();
+
+        routing.moved = true;
+        service.evictDisowned();
+
+        assertThat(parked).isCompletedWithValueMatching(r -> r.error() == KafkaError.NOT_COORDINATOR);
+        int saves = store.saves.get();
+        service.expireOffsets();
+        io.runAll();
+        assertThat(store.saves.get()).isEqualTo(saves);
+    }
+
+    /** A standalone cluster whose groups can be moved to broker 1. */
+    private static final class Movable implements ClusterUseCase {
+        private final ClusterUseCase here;
+        volatile boolean moved;
+
+        Movable(ClusterUseCase here) {
+            this.here = here;
+        }
+
+        @Override
+        public String clusterId() {
+            return here.clusterId();
+        }
+
+        @Override
+        public Broker self() {
+            return here.self();
+        }
+
+        @Override
+        public List<Broker> brokers() {
+            return here.brokers();
+        }
+
+        @Override
+        public int controllerId() {
+            return here.controllerId();
+        }
+
+        @Override
+        public int leaderOf(String topic, int partition) {
+            return here.leaderOf(topic, partition);
+        }
+
+        @Override
+        public Optional<Broker> groupCoordinator(String groupId) {
+            return moved ? Optional.of(new Broker(1, "other", 9093)) : here.groupCoordinator(groupId);
+        }
+
+        @Override
+        public Optional<Broker> transactionCoordinator(String transactionalId) {
+            return here.transactionCoordinator(transactionalId);
+        }
+
+        @Override
+        public Optional<Broker> transactionSlotCoordinator(int slot) {
+            return here.transactionSlotCoordinator(slot);
+        }
+    }
+
     private static byte[] subscription(String topic) {
         byte[] name = topic.getBytes(StandardCharsets.UTF_8);
         return ByteBuffer.allocate(2 + 4 + 2 + name.length + 4).putShort((short) 0).putInt(1)
