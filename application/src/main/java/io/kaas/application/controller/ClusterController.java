@@ -78,6 +78,10 @@ public final class ClusterController {
 
     /** One round: the election, then the recompute while holding the Lease. */
     public void tick() {
+        Assignment current = assignments.read().orElse(null);
+        if (current != null) {
+            lease.noteEpoch(current.controllerEpoch());
+        }
         ControllerLease.View view;
         try {
             view = lease.tick();
@@ -101,7 +105,6 @@ public final class ClusterController {
         if (wonAtMs == Long.MIN_VALUE) {
             wonAtMs = now;
         }
-        Assignment current = assignments.read().orElse(null);
         if (current != null && current.controllerEpoch() > view.epoch()) {
             LOG.warn("assignment.json is of controller epoch {} above this controller's {}: not writing",
                     current.controllerEpoch(), view.epoch());

@@ -59,7 +59,9 @@ public final class ControllerLease {
         if (lease != null && lease.holder().equals(self)) {
             write(current, new Lease(self, lease.transitions(), durationSeconds, lease.acquireTimeMs(), now, null), now);
         } else if (lease == null || lease.holder().isEmpty() || expired(now, lease)) {
-            long epoch = lease == null ? 1 : lease.transitions() + 1;
+            // Above every epoch seen, not just the Lease's: a Lease recreated after the API server lost it
+            // (or an assignment written under a later one) must not take the cluster back to an old epoch.
+            long epoch = Math.max(lease == null ? 0 : lease.transitions(), highestEpoch) + 1;
             if (write(current, new Lease(self, epoch, durationSeconds, now, now, null), now)) {
                 LOG.info("controller lease taken by {} at epoch {} (was {})", self, epoch,
                         lease == null || lease.holder().isEmpty() ? "free" : lease.holder());
@@ -88,6 +90,11 @@ public final class ControllerLease {
      */
     public boolean holds() {
         return heldSinceRenewMs != Long.MIN_VALUE && clock.nowMs() - heldSinceRenewMs < durationSeconds * 800L;
+    }
+
+    /** Notes an epoch seen elsewhere (the assignment on the volume): the Lease is never taken at or below it. */
+    public void noteEpoch(long epoch) {
+        highestEpoch = Math.max(highestEpoch, epoch);
     }
 
     /** The highest epoch this broker has seen on the Lease: the stale-controller fence's floor. */

@@ -23,6 +23,9 @@ import org.slf4j.LoggerFactory;
 public final class DiskLogEngine implements LogEngine {
     private static final Logger LOG = LoggerFactory.getLogger(DiskLogEngine.class);
 
+    /** The book's 64 MiB between recovery checkpoints. */
+    public static final long DEFAULT_CHECKPOINT_INTERVAL_BYTES = GroupCommitter.CHECKPOINT_INTERVAL_BYTES;
+
     private final Settings settings;
     private final Filesystem fs;
     private final JsonCodec codec;
@@ -45,7 +48,7 @@ public final class DiskLogEngine implements LogEngine {
                            boolean sharedVolume) {
 
         public Settings(Path root, int epoch, long fsyncMaxLatencyMs) {
-            this(root, epoch, fsyncMaxLatencyMs, GroupCommitter.CHECKPOINT_INTERVAL_BYTES);
+            this(root, epoch, fsyncMaxLatencyMs, DEFAULT_CHECKPOINT_INTERVAL_BYTES);
         }
 
         public Settings(Path root, int epoch, long fsyncMaxLatencyMs, long checkpointIntervalBytes) {

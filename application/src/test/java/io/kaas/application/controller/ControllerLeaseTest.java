@@ -78,6 +78,19 @@ class ControllerLeaseTest {
     }
 
     @Test
+    void aLeaseTheApiServerLostIsRecreatedAboveEveryEpochSeen() {
+        kaas0.tick();
+        kaas1.tick();
+        clock.advance(DURATION_S * 1000L);
+        kaas1.tick(); // epoch 2
+        InMemoryLeaseStore fresh = new InMemoryLeaseStore(); // the API server came back empty
+        ControllerLease kaas1Again = new ControllerLease(fresh, clock, "kaas-1", DURATION_S);
+        kaas1Again.noteEpoch(kaas1.highestEpoch());
+
+        assertThat(kaas1Again.tick()).isEqualTo(new ControllerLease.View("kaas-1", 3, true));
+    }
+
+    @Test
     void ofTwoBrokersRacingForAFreeLeaseOneWins() {
         LeaseStore racing = new LeaseStore() {
             @Override
