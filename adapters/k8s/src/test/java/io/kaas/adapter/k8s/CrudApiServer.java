@@ -10,10 +10,11 @@ import java.util.function.UnaryOperator;
 
 /**
  * The development API server ({@link DevApiServer}: fabric8's mock in CRUD mode), in process, as the integration
- * tests' Kubernetes.
+ * tests' Kubernetes. {@link #restart()} stands for an API server that went away and came back changed: every open
+ * watch breaks, and the server returns on the same port with an empty store.
  */
 final class CrudApiServer implements AutoCloseable {
-    private final KubernetesMockServer server;
+    private KubernetesMockServer server;
 
     CrudApiServer() {
         this.server = DevApiServer.start(0);
@@ -40,6 +41,13 @@ final class CrudApiServer implements AutoCloseable {
                 .withNamespace("test")
                 .withHttp2Disable(true);
         return new KubernetesClientBuilder().withConfig(tuning.apply(config).build()).build();
+    }
+
+    /** Stops the server, breaking every watch, and starts an empty one on the same port. */
+    void restart() {
+        int port = server.getPort();
+        server.shutdown();
+        server = DevApiServer.start(port);
     }
 
     @Override
