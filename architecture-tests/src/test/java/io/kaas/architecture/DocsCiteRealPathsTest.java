@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 class DocsCiteRealPathsTest {
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
     private static final Set<String> TOP_LEVEL = Set.of("domain", "application", "adapters", "bootstrap",
-            "architecture-tests", "parity", "bench", "docs", "helm", "operator", ".ci");
+            "architecture-tests", "parity", "bench", "dev", "docs", "helm", "operator", ".ci");
     private static final Pattern CITED_PATH = Pattern.compile("`([A-Za-z0-9_.][A-Za-z0-9_./-]*/[A-Za-z0-9_./-]*)`");
     private static final Pattern LINK = Pattern.compile("\\]\\(([^)#:\\s]+\\.md)(#[^)]*)?\\)");
 
