@@ -49,6 +49,7 @@ class LayeringRulesTest {
             .applicationServices("io.kaas.application..")
             .adapter("wire", "io.kaas.adapter.wire..")
             .adapter("fs", "io.kaas.adapter.fs..")
+            .adapter("heartbeat", "io.kaas.adapter.heartbeat..")
             .withOptionalLayers(true)
             .ignoreDependency(JavaClass.Predicates.resideInAPackage("io.kaas.bootstrap.."), DescribedPredicate.alwaysTrue())
             .because("bootstrap, the composition root, is the only place adapters meet");
