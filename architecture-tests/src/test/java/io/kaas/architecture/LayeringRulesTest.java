@@ -50,6 +50,7 @@ class LayeringRulesTest {
             .adapter("wire", "io.kaas.adapter.wire..")
             .adapter("fs", "io.kaas.adapter.fs..")
             .adapter("k8s", "io.kaas.adapter.k8s..")
+            .adapter("heartbeat", "io.kaas.adapter.heartbeat..")
             .withOptionalLayers(true)
             .ignoreDependency(JavaClass.Predicates.resideInAPackage("io.kaas.bootstrap.."), DescribedPredicate.alwaysTrue())
             .because("bootstrap, the composition root, is the only place adapters meet");

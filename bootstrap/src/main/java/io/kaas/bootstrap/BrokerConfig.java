@@ -151,6 +151,10 @@ public record BrokerConfig(String bindHost, int port, int healthPort, String adv
                                 TransactionSettings.DEFAULTS.partitionVerification())),
                 cluster,
                 r.setVariables());
+        if (cluster.isPresent() && (config.port() == 0 || cluster.get().heartbeatPort() == 0)) {
+            r.problem("KAAS_PORT and KAAS_HEARTBEAT_PORT must be fixed ports in a cluster: the other brokers and the clients "
+                    + "find them in the headless Service's endpoints");
+        }
         if (cluster.isPresent() && config.storage() != Storage.DISK) {
             r.problem("KAAS_STORAGE=memory: a cluster's brokers share one volume; use disk storage with MY_POD_NAME set");
         }
@@ -180,7 +184,7 @@ public record BrokerConfig(String bindHost, int port, int healthPort, String adv
                 r.string("KAAS_HEADLESS_SERVICE", "kaas-brokers"),
                 r.integer("KAAS_HEARTBEAT_PORT", 9094, 0, 65535),
                 r.string("KAAS_LEASE_NAME", "kaas-controller"),
-                r.integer("KAAS_LEASE_DURATION_SECONDS", 5, 2, 3600),
+                r.integer("KAAS_LEASE_DURATION_SECONDS", 10, 2, 3600),
                 r.longValue("KAAS_HEARTBEAT_TIMEOUT_MS", 3_000, 500, 600_000)));
     }
 

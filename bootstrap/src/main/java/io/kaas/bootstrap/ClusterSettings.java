@@ -13,7 +13,7 @@ package io.kaas.bootstrap;
  *                             answering (9094; 0 for an ephemeral one)
  * @param leaseName            {@code KAAS_LEASE_NAME}: the controller Lease (kaas-controller)
  * @param leaseDurationSeconds {@code KAAS_LEASE_DURATION_SECONDS}: how long a controller that stops renewing keeps
- *                             the Lease (5)
+ *                             the Lease (10)
  * @param heartbeatTimeoutMs   {@code KAAS_HEARTBEAT_TIMEOUT_MS}: a broker without a heartbeat this long is dead to the
  *                             controller, and a broker without the controller's acknowledgement this long stops
  *                             acknowledging writes (3000)
@@ -22,7 +22,7 @@ public record ClusterSettings(String podName, String namespace, String headlessS
                               String leaseName, int leaseDurationSeconds, long heartbeatTimeoutMs) {
 
     /** The broker id a StatefulSet pod name carries, {@code kaas-2} → 2; -1 when it carries none. */
-    static int ordinalOf(String podName) {
+    public static int ordinalOf(String podName) {
         int dash = podName.lastIndexOf('-');
         String digits = podName.substring(dash + 1);
         if (dash < 0 || digits.isEmpty() || !digits.chars().allMatch(Character::isDigit) || digits.length() > 9) {

@@ -43,17 +43,21 @@ import io.kaas.application.topic.LogDirsService;
 import io.kaas.application.topic.PartitionSweep;
 import io.kaas.application.topic.TopicService;
 import io.kaas.application.txn.TransactionServices;
+import io.kaas.bootstrap.cluster.ClusterRuntime;
 import io.kaas.bootstrap.health.HealthReport;
 import io.kaas.bootstrap.health.HealthServer;
 import io.kaas.domain.config.BrokerConfigs;
 import io.kaas.domain.topic.Topic;
 import io.kaas.domain.topic.TopicIds;
 import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,6 +67,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class KaasBroker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KaasBroker.class);
+    /** How long a stopping cluster broker waits for the controller to move its partitions away. */
+    private static final long DRAIN_TIMEOUT_MS = 30_000;
 
     private final BrokerConfig config;
     private final IoExecutor io;
@@ -70,15 +76,17 @@ public final class KaasBroker implements AutoCloseable {
     private final List<Runnable> stopSequence;
     private final KafkaServer server;
     private final HealthServer health;
+    private final Optional<ClusterRuntime> clusterRuntime;
     private final Optional<DataDirectoryLock> dataDirLock;
 
     private KaasBroker(BrokerConfig config, IoExecutor io, List<Runnable> stopSequence, KafkaServer server,
-                       HealthServer health, Optional<DataDirectoryLock> dataDirLock) {
+                       HealthServer health, Optional<ClusterRuntime> clusterRuntime, Optional<DataDirectoryLock> dataDirLock) {
         this.config = config;
         this.io = io;
         this.stopSequence = stopSequence;
         this.server = server;
         this.health = health;
+        this.clusterRuntime = clusterRuntime;
         this.dataDirLock = dataDirLock;
     }
 
@@ -88,6 +96,15 @@ public final class KaasBroker implements AutoCloseable {
      */
     public static KaasBroker start(BrokerConfig config) throws InterruptedException {
         return start(config, volumeFor(config));
+    }
+
+    /**
+     * What this broker claims on the volume: the whole data directory standalone; in a cluster, where
+     * every broker shares it, a directory of its own, so two processes with one pod name refuse to run.
+     */
+    private static Path lockedDirectory(BrokerConfig config) {
+        return config.cluster().map(c -> config.dataDir().resolve(DataLayout.CLUSTER_DIR).resolve("brokers")
+                .resolve(c.podName())).orElse(config.dataDir());
     }
 
     /** The data volume a configuration asks for: the directory on disk, or memory for {@code KAAS_STORAGE=memory}. */
@@ -103,7 +120,7 @@ public final class KaasBroker implements AutoCloseable {
      */
     public static KaasBroker start(BrokerConfig config, Filesystem fs) throws InterruptedException {
         Optional<DataDirectoryLock> lock = config.storage() == BrokerConfig.Storage.DISK
-                ? Optional.of(DataDirectoryLock.acquire(config.dataDir())) : Optional.empty();
+                ? Optional.of(DataDirectoryLock.acquire(lockedDirectory(config))) : Optional.empty();
         try {
             return start(config, fs, lock);
         } catch (Exception e) {
@@ -132,11 +149,14 @@ public final class KaasBroker implements AutoCloseable {
 
         IoExecutor io = new IoExecutor();
         FetchPurgatory purgatory = new FetchPurgatory();
+        boolean clustered = config.cluster().isPresent();
         LogEngine engine = disk
-                ? new DiskLogEngine(new DiskLogEngine.Settings(config.dataDir(), 0, config.fsyncMaxLatencyMs()),
-                        fs, codec, io, scheduler, clock, purgatory)
+                ? new DiskLogEngine(new DiskLogEngine.Settings(config.dataDir(), 0, config.fsyncMaxLatencyMs(),
+                        DiskLogEngine.DEFAULT_CHECKPOINT_INTERVAL_BYTES, clustered), fs, codec, io, scheduler, clock, purgatory)
                 : new MemoryLogEngine(purgatory);
-        TopicService topics = new TopicService(topicStore, engine, settings, brokerConfigs, UUID::randomUUID);
+        TopicService topics = clustered
+                ? TopicService.forCluster(topicStore, engine, settings, brokerConfigs, UUID::randomUUID)
+                : new TopicService(topicStore, engine, settings, brokerConfigs, UUID::randomUUID);
         topics.start();
         PartitionSweep retention = PartitionSweep.start("the retention sweep", topics, scheduler, io, clock,
                 config.retentionCheckIntervalMs(), PartitionLog::applyRetention);
@@ -148,8 +168,11 @@ public final class KaasBroker implements AutoCloseable {
                 config.ioThreads(), config.socketSendBufferBytes(), config.socketReceiveBufferBytes(),
                 config.connectionsMaxIdleMs(), ConnectionLimits.DEFAULT);
         AtomicInteger boundPort = new AtomicInteger(config.port());
-        ClusterUseCase cluster = new StandaloneCluster(clusterId, config.brokerId(), config.advertisedHost(),
-                boundPort::get, config.rack().orElse(null));
+        Optional<ClusterRuntime> runtime = config.cluster().map(c -> ClusterRuntime.prepare(c, clusterId,
+                new ClusterUseCase.Broker(config.brokerId(), config.advertisedHost(), config.port(),
+                        config.rack().orElse(null)), config.bindHost(), layout, json, clock));
+        ClusterUseCase cluster = runtime.map(ClusterRuntime::cluster).orElseGet(() -> new StandaloneCluster(clusterId,
+                config.brokerId(), config.advertisedHost(), boundPort::get, config.rack().orElse(null)));
         ProducerIdService producerIds = new ProducerIdService(config.brokerId(), pidStore, io);
         TransactionServices transactions = TransactionServices.create(config.transactions(),
                 new JsonTransactionStateStore(layout, json), new JsonMarkerQueue(layout, json),
@@ -162,8 +185,10 @@ public final class KaasBroker implements AutoCloseable {
         groups.start();
         transactions.bindGroups(groups);
         transactions.start();
-        List<Runnable> stopSequence = List.of(transactions::close, groups::close, producerExpiry::close,
-                retention::close, engine::close, scheduler::close, io::shutdown);
+        List<Runnable> stopSequence = new ArrayList<>();
+        runtime.ifPresent(r -> stopSequence.add(r::close));
+        stopSequence.addAll(List.of(transactions::close, groups::close, producerExpiry::close, retention::close,
+                engine::close, scheduler::close, io::shutdown));
         KafkaServer server;
         HealthServer health;
         try {
@@ -184,24 +209,34 @@ public final class KaasBroker implements AutoCloseable {
                     transactions.markers(),
                     transactions.producers(),
                     new PartitionLeadershipService(topics, cluster))), io);
-            health = startHealth(config, topics, server, codec);
+            health = startHealth(config, topics, server, runtime, codec);
+            KafkaServer listening = server;
+            runtime.ifPresent(r -> r.start(topics, () -> listening.oldestLoopTickAgeMs() < HealthReport.WEDGED_AFTER_MS,
+                    () -> {
+                        groups.evictDisowned();
+                        transactions.coordinator().followOwnership();
+                    }));
         } catch (Exception e) {
             // Also a BindException, which Netty throws undeclared: a failed start leaves nothing running.
             stopSequence.forEach(Runnable::run);
             throw e;
         }
         boundPort.set(server.port());
-        return new KaasBroker(config, io, stopSequence, server, health, lock);
+        return new KaasBroker(config, io, stopSequence, server, health, runtime, lock);
     }
 
-    /** The probes: a standalone broker leads every partition of every topic, and is its own controller. */
+    /**
+     * The probes. A standalone broker leads every partition of every topic and is its own controller;
+     * a cluster broker reports what its assignment gives it.
+     */
     private static HealthServer startHealth(BrokerConfig config, TopicService topics, KafkaServer server,
-                                            JacksonCodec codec) {
+                                            Optional<ClusterRuntime> runtime, JacksonCodec codec) {
+        Supplier<HealthReport> report = runtime.<Supplier<HealthReport>>map(r -> () -> r.report(server.oldestLoopTickAgeMs()))
+                .orElse(() -> new HealthReport("standalone", config.brokerId(), config.brokerId(), 0, true,
+                        topics.logs().size(), topics.all().stream().mapToInt(Topic::partitionCount).sum(),
+                        server.oldestLoopTickAgeMs(), true));
         try {
-            return HealthServer.start(config.bindHost(), config.healthPort(), () -> new HealthReport("standalone",
-                    config.brokerId(), config.brokerId(), 0, topics.logs().size(),
-                    topics.all().stream().mapToInt(Topic::partitionCount).sum(), server.oldestLoopTickAgeMs(), true),
-                    codec::encode);
+            return HealthServer.start(config.bindHost(), config.healthPort(), report, codec::encode);
         } catch (IOException e) {
             server.close();
             throw new IllegalStateException("cannot serve the health probes on " + config.bindHost() + ":"
@@ -234,6 +269,7 @@ public final class KaasBroker implements AutoCloseable {
      */
     @Override
     public void close() {
+        clusterRuntime.ifPresent(r -> r.drain(DRAIN_TIMEOUT_MS));
         health.close();
         server.close();
         stopSequence.forEach(Runnable::run);

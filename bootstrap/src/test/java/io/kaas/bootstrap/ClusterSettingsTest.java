@@ -26,28 +26,29 @@ class ClusterSettingsTest {
         assertThat(config.brokerId()).isEqualTo(12);
         assertThat(config.advertisedHost()).isEqualTo("kaas-12.kaas-headless.streaming.svc");
         assertThat(config.cluster()).hasValue(new ClusterSettings("kaas-12", "streaming", "kaas-headless", 9094,
-                "kaas-controller", 5, 3_000));
+                "kaas-controller", 10, 3_000));
     }
 
     @Test
     void explicitSettingsWin() {
         BrokerConfig config = BrokerConfig.fromEnvironment(Map.of("MY_POD_NAME", "kaas-0", "KAAS_NAMESPACE", "a",
-                "MY_POD_NAMESPACE", "b", "KAAS_ADVERTISED_HOST", "127.0.0.1", "KAAS_HEARTBEAT_PORT", "0",
+                "MY_POD_NAMESPACE", "b", "KAAS_ADVERTISED_HOST", "127.0.0.1", "KAAS_HEARTBEAT_PORT", "19094",
                 "KAAS_LEASE_DURATION_SECONDS", "9", "KAAS_HEARTBEAT_TIMEOUT_MS", "1500"));
 
         assertThat(config.advertisedHost()).isEqualTo("127.0.0.1");
-        assertThat(config.cluster()).hasValue(new ClusterSettings("kaas-0", "a", "kaas-brokers", 0, "kaas-controller", 9,
+        assertThat(config.cluster()).hasValue(new ClusterSettings("kaas-0", "a", "kaas-brokers", 19094, "kaas-controller", 9,
                 1_500));
     }
 
     @Test
     void everyProblemIsReportedAtOnce() {
         assertThatThrownBy(() -> BrokerConfig.fromEnvironment(Map.of("MY_POD_NAME", "kaas", "KAAS_STORAGE", "memory",
-                "KAAS_LEASE_DURATION_SECONDS", "1")))
+                "KAAS_LEASE_DURATION_SECONDS", "1", "KAAS_PORT", "0")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("MY_POD_NAME=kaas: expected a StatefulSet pod name ending in -<ordinal>")
                 .hasMessageContaining("KAAS_STORAGE=memory")
-                .hasMessageContaining("KAAS_LEASE_DURATION_SECONDS=1");
+                .hasMessageContaining("KAAS_LEASE_DURATION_SECONDS=1")
+                .hasMessageContaining("KAAS_PORT and KAAS_HEARTBEAT_PORT must be fixed ports in a cluster");
     }
 
     @Test

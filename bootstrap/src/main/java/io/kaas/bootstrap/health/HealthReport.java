@@ -10,12 +10,14 @@ import java.util.Map;
  *
  * @param role              {@code standalone} (cluster roles come with cluster mode)
  * @param controllerEpoch   the controller epoch of the assignment served; 0 standalone
+ * @param assignmentKnown   the broker serves an assignment (always, standalone); in a cluster, not before the first
  * @param partitionsLed     partition logs open here
  * @param partitionsAssigned partitions this broker should lead
  * @param mainLoopTickAgeMs how long ago the most behind network event loop last ran its tick
  * @param listenersBound    the Kafka listener accepts connections
  */
-public record HealthReport(String role, int brokerId, int controllerId, long controllerEpoch, int partitionsLed,
+public record HealthReport(String role, int brokerId, int controllerId, long controllerEpoch, boolean assignmentKnown,
+                           int partitionsLed,
                            int partitionsAssigned, long mainLoopTickAgeMs, boolean listenersBound) {
 
     /** An event loop that has not ticked for this long is wedged: the broker is neither live nor ready. */
@@ -24,6 +26,9 @@ public record HealthReport(String role, int brokerId, int controllerId, long con
     /** Why the broker should not get traffic now; empty when ready. */
     public List<String> notReady() {
         List<String> reasons = new ArrayList<>();
+        if (!assignmentKnown) {
+            reasons.add("no assignment from the controller yet");
+        }
         if (!listenersBound) {
             reasons.add("the Kafka listener is not bound");
         }
@@ -44,6 +49,7 @@ public record HealthReport(String role, int brokerId, int controllerId, long con
         fields.put("is_controller", controllerId == brokerId);
         fields.put("controller_id", controllerId);
         fields.put("controller_epoch", controllerEpoch);
+        fields.put("assignment_known", assignmentKnown);
         fields.put("partitions_led", partitionsLed);
         fields.put("partitions_assigned", partitionsAssigned);
         fields.put("main_loop_tick_age_ms", mainLoopTickAgeMs);

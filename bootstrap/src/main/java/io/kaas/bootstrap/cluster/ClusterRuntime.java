@@ -1,0 +1,244 @@
+package io.kaas.bootstrap.cluster;
+
+import io.kaas.adapter.fs.DataLayout;
+import io.kaas.adapter.fs.JsonAssignmentStore;
+import io.kaas.adapter.fs.JsonFiles;
+import io.kaas.adapter.heartbeat.GrpcHeartbeatTransport;
+import io.kaas.adapter.k8s.EndpointSliceBrokerRegistry;
+import io.kaas.adapter.k8s.KubernetesLeaseStore;
+import io.kaas.application.cluster.AssignedCluster;
+import io.kaas.application.cluster.AssignmentFollower;
+import io.kaas.application.cluster.ClusterMember;
+import io.kaas.application.cluster.TakeoverDriver;
+import io.kaas.application.controller.ClusterController;
+import io.kaas.application.controller.ControllerLease;
+import io.kaas.application.port.in.ClusterUseCase;
+import io.kaas.application.port.out.BrokerRegistry.RegisteredBroker;
+import io.kaas.application.port.out.Clock;
+import io.kaas.application.port.out.HeartbeatTransport;
+import io.kaas.application.topic.TopicService;
+import io.kaas.bootstrap.ClusterSettings;
+import io.kaas.bootstrap.health.HealthReport;
+import io.kaas.domain.cluster.Assignment;
+import io.kaas.domain.topic.Topic;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Cluster mode's moving parts around a broker's services: the Kubernetes clients (Lease, broker
+ * registry), assignment.json, the heartbeat transport, and one control thread running a
+ * {@link ClusterMember} round every second and on every ASSIGNMENT_CHANGED push. Built in two steps,
+ * because the services need its cluster view and it needs their topics and coordinators. Nothing
+ * here is on the Produce/Fetch path: with the API server gone the broker keeps serving what it leads.
+ */
+public final class ClusterRuntime implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterRuntime.class);
+    private static final long ROUND_MS = 1_000;
+
+    private final ClusterSettings settings;
+    private final int brokerId;
+    private final KubernetesClient kubernetes;
+    private final EndpointSliceBrokerRegistry registry;
+    private final ControllerLease lease;
+    private final AssignmentFollower follower;
+    private final AssignedCluster cluster;
+    private final JsonAssignmentStore assignments;
+    private final GrpcHeartbeatTransport transport;
+    private final ScheduledExecutorService control;
+    private final AtomicBoolean draining = new AtomicBoolean();
+    private final Clock clock;
+    private ClusterMember member;
+    private TakeoverDriver takeovers;
+    private volatile HeartbeatTransport.Server heartbeatServer;
+    private HeartbeatTransport.Client toController;
+    private String dialedController = "";
+
+    private ClusterRuntime(ClusterSettings settings, int brokerId, KubernetesClient kubernetes,
+                           EndpointSliceBrokerRegistry registry, ControllerLease lease, AssignmentFollower follower,
+                           AssignedCluster cluster, JsonAssignmentStore assignments, GrpcHeartbeatTransport transport,
+                           Clock clock) {
+        this.settings = settings;
+        this.brokerId = brokerId;
+        this.kubernetes = kubernetes;
+        this.registry = registry;
+        this.lease = lease;
+        this.follower = follower;
+        this.cluster = cluster;
+        this.assignments = assignments;
+        this.transport = transport;
+        this.clock = clock;
+        this.control = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "kaas-control");
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    /**
+     * The first step: the cluster view the services answer from. Talks to no one yet.
+     *
+     * @param self this broker as clients reach it
+     */
+    public static ClusterRuntime prepare(ClusterSettings settings, String clusterId, ClusterUseCase.Broker self,
+                                         String bindHost, DataLayout layout, JsonFiles json, Clock clock) {
+        KubernetesClient kubernetes = new KubernetesClientBuilder().build();
+        EndpointSliceBrokerRegistry registry = new EndpointSliceBrokerRegistry(kubernetes, settings.namespace(),
+                settings.headlessService(), new RegisteredBroker(self.id(), self.host(), self.port(),
+                settings.heartbeatPort(), true));
+        ControllerLease lease = new ControllerLease(new KubernetesLeaseStore(kubernetes, settings.namespace(),
+                settings.leaseName()), clock, settings.podName(), settings.leaseDurationSeconds());
+        JsonAssignmentStore assignments = new JsonAssignmentStore(layout, json);
+        AssignmentFollower follower = new AssignmentFollower(assignments, self.id(), lease::highestEpoch);
+        AssignedCluster cluster = new AssignedCluster(clusterId, self, registry, follower);
+        return new ClusterRuntime(settings, self.id(), kubernetes, registry, lease, follower, cluster, assignments,
+                new GrpcHeartbeatTransport(bindHost, settings.heartbeatPort()), clock);
+    }
+
+    public ClusterUseCase cluster() {
+        return cluster;
+    }
+
+    /**
+     * The second step: joins the cluster. The heartbeat server starts, the registry watch starts, and
+     * the control thread runs its rounds.
+     *
+     * @param healthy             this broker's own liveness tick (its network loops run)
+     * @param coordinatorsFollow  lets the group and transaction coordinators follow the assignment
+     */
+    public void start(TopicService topics, BooleanSupplier healthy, Runnable coordinatorsFollow) {
+        takeovers = new TakeoverDriver(topics, brokerId);
+        ClusterController controller = new ClusterController(lease, assignments, registry, () -> partitionCounts(topics),
+                clock, brokerId, settings.heartbeatTimeoutMs(), healthy, draining::get, this::pushAssignment);
+        member = new ClusterMember(controller, topics, follower, takeovers, coordinatorsFollow);
+        heartbeatServer = transport.serve(controller::onBeat);
+        registry.start();
+        control.scheduleWithFixedDelay(this::round, 0, ROUND_MS, TimeUnit.MILLISECONDS);
+        LOG.info("broker {} ({}) joined cluster mode: namespace {}, service {}, lease {}", brokerId, settings.podName(),
+                settings.namespace(), settings.headlessService(), settings.leaseName());
+    }
+
+    /** Tells every broker heartbeating here to read the assignment the controller just wrote. */
+    private void pushAssignment(Assignment written) {
+        HeartbeatTransport.Server server = heartbeatServer;
+        if (server != null) {
+            server.pushAssignmentChanged(written.controllerEpoch(), written.version());
+        }
+    }
+
+    private void round() {
+        try {
+            member.tick();
+            dialController();
+        } catch (RuntimeException e) {
+            LOG.warn("cluster round failed; the next one retries", e);
+        }
+    }
+
+    /** Keeps one heartbeat stream to whichever broker holds the Lease (none to itself). */
+    private void dialController() {
+        String holder = lease.view().holder();
+        if (holder.equals(settings.podName())) {
+            holder = ""; // the controller does not heartbeat to itself
+        }
+        if (holder.equals(dialedController)) {
+            return;
+        }
+        if (toController != null) {
+            toController.close();
+            toController = null;
+        }
+        dialedController = holder;
+        if (holder.isEmpty()) {
+            return;
+        }
+        int id = ClusterSettings.ordinalOf(holder);
+        Optional<RegisteredBroker> target = registry.brokers().stream().filter(b -> b.id() == id).findFirst();
+        if (target.isEmpty()) {
+            dialedController = ""; // not registered yet: try again next round
+            return;
+        }
+        toController = transport.dial(target.get().host(), target.get().heartbeatPort(), brokerId, () -> true, draining::get,
+                () -> control.execute(this::round));
+        LOG.info("heartbeats to controller {} at {}:{}", holder, target.get().host(), target.get().heartbeatPort());
+    }
+
+    private static SortedMap<String, Integer> partitionCounts(TopicService topics) {
+        SortedMap<String, Integer> counts = new TreeMap<>();
+        for (Topic topic : topics.all()) {
+            counts.put(topic.name(), topic.partitionCount());
+        }
+        return counts;
+    }
+
+    /** What the probes report: this broker's role, and whether it leads everything it was given. */
+    public HealthReport report(long loopTickAgeMs) {
+        Optional<Assignment> assignment = follower.current();
+        String role = lease.view().heldBySelf() ? "controller" : "broker";
+        if (assignment.isEmpty() || takeovers == null) {
+            return new HealthReport(role, brokerId, -1, lease.highestEpoch(), false, 0, 0, loopTickAgeMs, true);
+        }
+        Assignment a = assignment.get();
+        return new HealthReport(role, brokerId, a.controllerId(), a.controllerEpoch(), true, takeovers.openOf(a),
+                a.ledBy(brokerId).size(), loopTickAgeMs, true);
+    }
+
+    /**
+     * SIGTERM: announce draining, let a controller hand the Lease on, and wait (bounded) until the
+     * assignment gives this broker nothing more to lead, so its partitions move while it still serves.
+     */
+    public void drain(long timeoutMs) {
+        draining.set(true);
+        control.execute(() -> {
+            if (lease.holds()) {
+                lease.release();
+            }
+        });
+        LongSupplier now = System::nanoTime;
+        long deadline = now.getAsLong() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        while (now.getAsLong() < deadline) {
+            Optional<Assignment> a = follower.current();
+            if (a.isEmpty() || a.get().alive().stream().noneMatch(id -> id != brokerId)) {
+                LOG.info("no other broker is alive to take over: stopping without a drain");
+                return;
+            }
+            if (a.get().ledBy(brokerId).isEmpty() && !lease.holds()) {
+                LOG.info("drained: the assignment gives this broker nothing to lead");
+                return;
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        LOG.warn("drain did not finish within {} ms; stopping anyway", timeoutMs);
+    }
+
+    @Override
+    public void close() {
+        control.shutdownNow();
+        try {
+            control.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (toController != null) {
+            toController.close();
+        }
+        transport.close();
+        registry.close();
+        kubernetes.close();
+    }
+}

@@ -1,0 +1,144 @@
+package io.kaas.bootstrap.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.kaas.bootstrap.testing.EmbeddedKaas;
+import io.kaas.bootstrap.testing.LocalCluster;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.TopicPartitionInfo;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Three broker processes of the real jar on the local cluster ({@code dev/cluster.sh}), driven by
+ * unmodified kafka-clients: the controller spreads partitions, every broker serves what it leads,
+ * and a broker killed with SIGKILL during acks=all idempotent production costs seconds of
+ * unavailability for its partitions and not one acknowledged record.
+ */
+class LocalClusterIT {
+    private static final Duration CLUSTER_DEADLINE = Duration.ofSeconds(60);
+    private static final int PARTITIONS = 6;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void theControllerSpreadsPartitionsAndAKilledLeaderLosesNoAcknowledgedRecord() throws Exception {
+        try (LocalCluster cluster = LocalCluster.start(3, dir.resolve("cluster"));
+             Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()))) {
+            String topic = "spread";
+            admin.createTopics(List.of(new NewTopic(topic, PARTITIONS, (short) 1))).all().get(30, TimeUnit.SECONDS);
+
+            await("every broker leads two partitions").atMost(CLUSTER_DEADLINE).ignoreExceptions().untilAsserted(() ->
+                    assertThat(leadersById(admin, topic)).isEqualTo(Map.of(0, 2L, 1, 2L, 2, 2L)));
+            assertThat(admin.describeCluster().nodes().get(10, TimeUnit.SECONDS)).hasSize(3);
+
+            int victim = describe(admin, topic).partitions().get(0).leader().id();
+            Set<Integer> victimsPartitions = describe(admin, topic).partitions().stream()
+                    .filter(p -> p.leader().id() == victim).map(TopicPartitionInfo::partition).collect(Collectors.toSet());
+            Map<Integer, Integer> acknowledged = new ConcurrentHashMap<>(); // sequence -> partition
+            AtomicLong firstAckOnMovedPartitionNanos = new AtomicLong();
+            long killedAtNanos;
+            int total = 3_000;
+            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(EmbeddedKaas.producerConfig(
+                    cluster.bootstrapServers(), Map.of(ProducerConfig.ACKS_CONFIG, "all",
+                            ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true, ProducerConfig.LINGER_MS_CONFIG, 2,
+                            ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 120_000)))) {
+                for (int seq = 0; seq < total / 2; seq++) {
+                    send(producer, topic, seq, acknowledged, null, 0);
+                }
+                producer.flush();
+                killedAtNanos = System.nanoTime();
+                cluster.kill(victim);
+                for (int seq = total / 2; seq < total; seq++) {
+                    boolean moved = victimsPartitions.contains(seq % PARTITIONS);
+                    send(producer, topic, seq, acknowledged, moved ? firstAckOnMovedPartitionNanos : null, killedAtNanos);
+                }
+                producer.flush();
+            }
+            assertThat(acknowledged).as("every record acknowledged").hasSize(total);
+            long unavailableMs = TimeUnit.NANOSECONDS.toMillis(firstAckOnMovedPartitionNanos.get() - killedAtNanos);
+            System.out.printf("LocalClusterIT: kill -9 of broker %d -> first acknowledgement on its partitions after %d ms%n",
+                    victim, unavailableMs);
+
+            Map<Integer, Long> after = leadersById(admin, topic);
+            assertThat(after.keySet()).as("the survivors lead everything").doesNotContain(victim);
+            assertThat(after.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(PARTITIONS);
+            assertThat(readAll(cluster.bootstrapServers(), topic, total)).as("each record once, in order per partition")
+                    .isEqualTo(expectedByPartition(total));
+        }
+    }
+
+    private static void send(KafkaProducer<byte[], byte[]> producer, String topic, int seq, Map<Integer, Integer> acknowledged,
+                             AtomicLong firstAck, long sinceNanos) {
+        int partition = seq % PARTITIONS;
+        producer.send(new ProducerRecord<>(topic, partition, null, ByteBuffer.allocate(4).putInt(seq).array()),
+                (metadata, error) -> {
+                    if (error == null) {
+                        acknowledged.put(seq, partition);
+                        if (firstAck != null) {
+                            firstAck.compareAndSet(0, System.nanoTime());
+                        }
+                    }
+                });
+    }
+
+    private static Map<Integer, List<Integer>> expectedByPartition(int total) {
+        Map<Integer, List<Integer>> expected = new TreeMap<>();
+        for (int seq = 0; seq < total; seq++) {
+            expected.computeIfAbsent(seq % PARTITIONS, p -> new ArrayList<>()).add(seq);
+        }
+        return expected;
+    }
+
+    private static Map<Integer, List<Integer>> readAll(String bootstrap, String topic, int total) {
+        Map<Integer, List<Integer>> read = new TreeMap<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(EmbeddedKaas.consumerConfig(bootstrap, Map.of()))) {
+            List<TopicPartition> partitions = new ArrayList<>();
+            for (int p = 0; p < PARTITIONS; p++) {
+                partitions.add(new TopicPartition(topic, p));
+            }
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            int[] count = {0};
+            await("all records read back").atMost(CLUSTER_DEADLINE).until(() -> {
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                    read.computeIfAbsent(record.partition(), p -> new ArrayList<>()).add(ByteBuffer.wrap(record.value()).getInt());
+                    count[0]++;
+                }
+                return count[0] >= total;
+            });
+        }
+        return read;
+    }
+
+    private static TopicDescription describe(Admin admin, String topic) throws Exception {
+        return admin.describeTopics(List.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS).get(topic);
+    }
+
+    private static Map<Integer, Long> leadersById(Admin admin, String topic) throws Exception {
+        return describe(admin, topic).partitions().stream().filter(p -> p.leader() != null)
+                .collect(Collectors.groupingBy(p -> p.leader().id(), Collectors.counting()));
+    }
+}

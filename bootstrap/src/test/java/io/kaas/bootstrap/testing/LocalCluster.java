@@ -1,0 +1,133 @@
+package io.kaas.bootstrap.testing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A cluster of real broker processes on this machine, driven through {@code dev/cluster.sh} exactly
+ * as a developer drives it: a development API server standing in for Kubernetes, N {@code kaas.jar}
+ * processes sharing one volume. Closing it stops everything.
+ */
+public final class LocalCluster implements AutoCloseable {
+    private static final Path SCRIPT = repositoryRoot().resolve("dev/cluster.sh");
+    private static final Duration VERB_TIMEOUT = Duration.ofMinutes(3);
+
+    private final Path dir;
+    private final int basePort;
+    private final String bootstrapServers;
+
+    private LocalCluster(Path dir, int basePort, String bootstrapServers) {
+        this.dir = dir;
+        this.basePort = basePort;
+        this.bootstrapServers = bootstrapServers;
+    }
+
+    /** Starts {@code brokers} brokers in {@code dir}; returns once every one answers /readyz with 200. */
+    public static LocalCluster start(int brokers, Path dir) {
+        int base = freePortBlock();
+        List<String> out = run(dir, "start", Integer.toString(brokers), dir.toString(), Integer.toString(base));
+        return new LocalCluster(dir, base, out.get(out.size() - 1).trim());
+    }
+
+    public String bootstrapServers() {
+        return bootstrapServers;
+    }
+
+    /** The Kafka port of broker {@code id}. */
+    public int kafkaPort(int id) {
+        return basePort + id;
+    }
+
+    /** SIGKILLs a broker. */
+    public void kill(int id) {
+        run(dir, "kill", dir.toString(), Integer.toString(id));
+    }
+
+    /** Starts a killed broker again and waits for its readiness. */
+    public void restart(int id) {
+        run(dir, "restart", dir.toString(), Integer.toString(id));
+    }
+
+    /** Stops (stop) or brings back (start) the API server. */
+    public void apiServer(String verb) {
+        run(dir, "api", dir.toString(), verb);
+    }
+
+    /** The broker's log so far, for failure messages. */
+    public String log(int id) {
+        try {
+            return Files.readString(dir.resolve("broker-" + id + ".log"), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "(no log: " + e.getMessage() + ")";
+        }
+    }
+
+    @Override
+    public void close() {
+        run(dir, "stop", dir.toString());
+    }
+
+    private static List<String> run(Path dir, String... args) {
+        List<String> command = new ArrayList<>(List.of("bash", SCRIPT.toString()));
+        command.addAll(List.of(args));
+        try {
+            Files.createDirectories(dir);
+            Path output = Files.createTempFile(dir, "cluster-sh-", ".out");
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+            if (!process.waitFor(VERB_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new IllegalStateException("dev/cluster.sh " + String.join(" ", args) + " did not finish in "
+                        + VERB_TIMEOUT + ": " + Files.readString(output));
+            }
+            List<String> lines = Files.readAllLines(output);
+            if (process.exitValue() != 0) {
+                throw new IllegalStateException("dev/cluster.sh " + String.join(" ", args) + " failed: "
+                        + String.join("\n", lines));
+            }
+            return lines;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A base port whose block of 400 (Kafka, heartbeat, health, API server) looks free. */
+    private static int freePortBlock() {
+        for (int attempt = 0; attempt < 50; attempt++) {
+            int base = 20_000 + (int) (Math.random() * 40) * 1_000;
+            if (free(base) && free(base + 100) && free(base + 200) && free(base + 300)) {
+                return base;
+            }
+        }
+        throw new IllegalStateException("no free block of ports for a local cluster");
+    }
+
+    private static boolean free(int port) {
+        try (ServerSocket socket = new ServerSocket(port, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return true;
+        } catch (IOException taken) {
+            return false;
+        }
+    }
+
+    private static Path repositoryRoot() {
+        Path dir = Path.of("").toAbsolutePath();
+        while (dir != null && !Files.exists(dir.resolve("dev/cluster.sh"))) {
+            dir = dir.getParent();
+        }
+        if (dir == null) {
+            throw new IllegalStateException("dev/cluster.sh not found above " + Path.of("").toAbsolutePath());
+        }
+        return dir;
+    }
+}

@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# A kaas cluster on one machine, standing in for Kubernetes: a development API server (fabric8's mock server in CRUD
+# mode, plain HTTP on 127.0.0.1) serves the controller Lease and the brokers' EndpointSlices, N broker processes of the
+# real kaas.jar share DIR/volume as their ReadWriteMany volume, and this script plays the StatefulSet (it starts, kills
+# and restarts the pods kaas-0..kaas-N-1) and the endpoints controller (it keeps each broker's EndpointSlice and its
+# readiness, read from /readyz, current). It is not Kubernetes: no kubelet, no scheduling, no RBAC, one machine.
+#
+#   dev/cluster.sh start N DIR [BASE_PORT]   start the API server and N brokers; returns once every /readyz is 200 and
+#                                            prints the bootstrap list as its last line
+#   dev/cluster.sh bootstrap DIR             print the bootstrap list
+#   dev/cluster.sh kill DIR ID               SIGKILL broker ID (its endpoint stays, not ready: a crashed pod)
+#   dev/cluster.sh restart DIR ID            start broker ID again (after kill), and wait for its /readyz
+#   dev/cluster.sh stop DIR                  SIGTERM every broker (each drains), then stop the API server
+#   dev/cluster.sh api DIR stop|start        take the API server away, or bring it back (empty: the mock keeps nothing)
+#
+# Ports from BASE_PORT (19092): broker i listens on BASE+i (Kafka), BASE+100+i (heartbeats), BASE+200+i (health);
+# the API server on BASE+300. Logs: DIR/broker-ID.log, DIR/apiserver.log, DIR/endpoints.log.
+# KAAS_JAVA_OPTS and any KAAS_* variables in the environment reach every broker.
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+KAAS_JAR="${KAAS_JAR:-$ROOT/bootstrap/target/kaas.jar}"
+API_JAR="${API_JAR:-$ROOT/dev/apiserver/target/kaas-dev-apiserver.jar}"
+NAMESPACE=default
+SERVICE=kaas-brokers
+
+usage() { sed -n '8,16p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+die() { echo "cluster.sh: $*" >&2; exit 1; }
+
+load() { # DIR
+  [ -f "$1/cluster.env" ] || die "no cluster in $1 (start one first)"
+  # shellcheck disable=SC1091
+  . "$1/cluster.env"
+}
+
+build() {
+  if [ ! -f "$KAAS_JAR" ] || [ ! -f "$API_JAR" ]; then
+    echo "building kaas.jar and the development API server ..." >&2
+    (cd "$ROOT" && mvn -B -q -DskipTests package -pl bootstrap,dev/apiserver -am)
+  fi
+}
+
+api_url() { echo "http://127.0.0.1:$API_PORT"; }
+
+start_api() { # DIR
+  java -jar "$API_JAR" "$API_PORT" >> "$1/apiserver.log" 2>&1 &
+  echo $! > "$1/apiserver.pid"
+  for _ in $(seq 1 300); do
+    curl -sf "$(api_url)/api/v1/namespaces/$NAMESPACE/pods" -o /dev/null && return 0
+    kill -0 "$(cat "$1/apiserver.pid")" 2>/dev/null || die "the API server did not start: see $1/apiserver.log"
+    sleep 0.1
+  done
+  die "the API server did not answer within 30 s: see $1/apiserver.log"
+}
+
+# One EndpointSlice per broker (each has its own ports, and a slice's ports are shared by its endpoints), as the
+# endpoints controller would keep it: the endpoint names its pod, carries the address and the pod's readiness.
+slice_json() { # ID READY
+  cat <<JSON
+{"apiVersion":"discovery.k8s.io/v1","kind":"EndpointSlice",
+ "metadata":{"name":"$SERVICE-$1","namespace":"$NAMESPACE","labels":{"kubernetes.io/service-name":"$SERVICE"}},
+ "addressType":"IPv4",
+ "endpoints":[{"addresses":["127.0.0.1"],"conditions":{"ready":$2},"targetRef":{"kind":"Pod","name":"kaas-$1","namespace":"$NAMESPACE"}}],
+ "ports":[{"name":"kafka","port":$((BASE + $1)),"protocol":"TCP"},{"name":"heartbeat","port":$((BASE + 100 + $1)),"protocol":"TCP"}]}
+JSON
+}
+
+put_slice() { # ID READY
+  local url
+  url="$(api_url)/apis/discovery.k8s.io/v1/namespaces/$NAMESPACE/endpointslices"
+  if ! curl -sf -X PUT -H 'Content-Type: application/json' --data "$(slice_json "$1" "$2")" "$url/$SERVICE-$1" -o /dev/null; then
+    curl -sf -X POST -H 'Content-Type: application/json' --data "$(slice_json "$1" "$2")" "$url" -o /dev/null || return 1
+  fi
+}
+
+ready() { # ID
+  [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$((BASE + 200 + $1))/readyz" 2>/dev/null)" = 200 ]
+}
+
+# The endpoints controller: every second, each broker's slice carries its current readiness (and is recreated if the
+# API server lost it).
+endpoints_loop() { # DIR
+  declare -A last=()
+  while true; do
+    for id in $(seq 0 $((N - 1))); do
+      local now=false
+      ready "$id" && now=true
+      local have
+      have=$(curl -sf "$(api_url)/apis/discovery.k8s.io/v1/namespaces/$NAMESPACE/endpointslices/$SERVICE-$id" \
+        | jq -r '.endpoints[0].conditions.ready' 2>/dev/null || echo missing)
+      if [ "$have" != "$now" ]; then
+        put_slice "$id" "$now" && [ "${last[$id]:-}" != "$now" ] && echo "$(date -u +%T) kaas-$id ready=$now" >> "$1/endpoints.log"
+        last[$id]=$now
+      fi
+    done
+    sleep 1
+  done
+}
+
+start_broker() { # DIR ID
+  local dir="$1" id="$2"
+  env MY_POD_NAME="kaas-$id" KAAS_NAMESPACE="$NAMESPACE" KAAS_HEADLESS_SERVICE="$SERVICE" \
+    KAAS_BIND_HOST=127.0.0.1 KAAS_ADVERTISED_HOST=127.0.0.1 \
+    KAAS_PORT=$((BASE + id)) KAAS_HEARTBEAT_PORT=$((BASE + 100 + id)) KAAS_HEALTH_PORT=$((BASE + 200 + id)) \
+    KAAS_DATA_DIR="$dir/volume" KAAS_CLUSTER_ID="$CLUSTER_ID" \
+    KUBERNETES_MASTER="$(api_url)" KUBERNETES_AUTH_TRYKUBECONFIG=false KUBERNETES_AUTH_TRYSERVICEACCOUNT=false \
+    KUBERNETES_NAMESPACE="$NAMESPACE" \
+    java ${KAAS_JAVA_OPTS:-} -jar "$KAAS_JAR" >> "$dir/broker-$id.log" 2>&1 &
+  echo $! > "$dir/broker-$id.pid"
+}
+
+await_ready() { # DIR ID...
+  local dir="$1"; shift
+  for id in "$@"; do
+    for _ in $(seq 1 1200); do
+      ready "$id" && continue 2
+      kill -0 "$(cat "$dir/broker-$id.pid")" 2>/dev/null || die "broker $id exited: see $dir/broker-$id.log"
+      sleep 0.1
+    done
+    die "broker $id not ready within 120 s: see $dir/broker-$id.log"
+  done
+}
+
+bootstrap_list() {
+  local list=""
+  for id in $(seq 0 $((N - 1))); do list="$list${list:+,}127.0.0.1:$((BASE + id))"; done
+  echo "$list"
+}
+
+stop_pid() { # FILE SIGNAL
+  [ -f "$1" ] || return 0
+  local pid; pid=$(cat "$1")
+  kill "-$2" "$pid" 2>/dev/null || { rm -f "$1"; return 0; }
+  for _ in $(seq 1 600); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  kill -9 "$pid" 2>/dev/null || true
+  rm -f "$1"
+}
+
+[ $# -ge 2 ] || usage
+VERB="$1"; DIR="$2"
+case "$VERB" in
+  start)
+    [ $# -ge 3 ] || usage
+    N="$2"; DIR="$3"; BASE="${4:-19092}"
+    [[ "$N" =~ ^[1-9][0-9]*$ ]] || die "N must be a number of brokers, at least 1: $N"
+    [ ! -f "$DIR/cluster.env" ] || die "$DIR already has a cluster (stop it, or use another directory)"
+    mkdir -p "$DIR/volume"
+    DIR="$(cd "$DIR" && pwd)"
+    build
+    API_PORT=$((BASE + 300))
+    CLUSTER_ID="$(python3 -c 'import base64,uuid; print(base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("="))')"
+    printf 'N=%s\nBASE=%s\nAPI_PORT=%s\nCLUSTER_ID=%s\n' "$N" "$BASE" "$API_PORT" "$CLUSTER_ID" > "$DIR/cluster.env"
+    start_api "$DIR"
+    for id in $(seq 0 $((N - 1))); do put_slice "$id" false || die "cannot create the EndpointSlice of kaas-$id"; done
+    (endpoints_loop "$DIR") > /dev/null 2>&1 &
+    echo $! > "$DIR/endpoints.pid"
+    for id in $(seq 0 $((N - 1))); do start_broker "$DIR" "$id"; done
+    await_ready "$DIR" $(seq 0 $((N - 1)))
+    bootstrap_list
+    ;;
+  bootstrap)
+    load "$DIR"; bootstrap_list ;;
+  kill)
+    [ $# -ge 3 ] || usage
+    load "$DIR"; stop_pid "$DIR/broker-$3.pid" 9 ;;
+  restart)
+    [ $# -ge 3 ] || usage
+    load "$DIR"; DIR="$(cd "$DIR" && pwd)"
+    stop_pid "$DIR/broker-$3.pid" 9
+    start_broker "$DIR" "$3"; await_ready "$DIR" "$3" ;;
+  stop)
+    load "$DIR"
+    for id in $(seq 0 $((N - 1))); do [ -f "$DIR/broker-$id.pid" ] && kill -TERM "$(cat "$DIR/broker-$id.pid")" 2>/dev/null || true; done
+    for id in $(seq 0 $((N - 1))); do stop_pid "$DIR/broker-$id.pid" TERM; done
+    stop_pid "$DIR/endpoints.pid" TERM
+    stop_pid "$DIR/apiserver.pid" TERM
+    rm -f "$DIR/cluster.env" ;;
+  api)
+    [ $# -ge 3 ] || usage
+    load "$DIR"; DIR="$(cd "$DIR" && pwd)"
+    case "$3" in
+      stop) stop_pid "$DIR/apiserver.pid" TERM ;;
+      start) start_api "$DIR" ;;
+      *) usage ;;
+    esac ;;
+  *) usage ;;
+esac
