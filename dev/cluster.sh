@@ -45,7 +45,7 @@ start_api() { # DIR
   java -jar "$API_JAR" "$API_PORT" >> "$1/apiserver.log" 2>&1 &
   echo $! > "$1/apiserver.pid"
   for _ in $(seq 1 300); do
-    curl -sf "$(api_url)/api/v1/namespaces/$NAMESPACE/pods" -o /dev/null && return 0
+    curl -sf --max-time 2 "$(api_url)/api/v1/namespaces/$NAMESPACE/pods" -o /dev/null && return 0
     kill -0 "$(cat "$1/apiserver.pid")" 2>/dev/null || die "the API server did not start: see $1/apiserver.log"
     sleep 0.1
   done
@@ -67,13 +67,13 @@ JSON
 put_slice() { # ID READY
   local url
   url="$(api_url)/apis/discovery.k8s.io/v1/namespaces/$NAMESPACE/endpointslices"
-  if ! curl -sf -X PUT -H 'Content-Type: application/json' --data "$(slice_json "$1" "$2")" "$url/$SERVICE-$1" -o /dev/null; then
-    curl -sf -X POST -H 'Content-Type: application/json' --data "$(slice_json "$1" "$2")" "$url" -o /dev/null || return 1
+  if ! curl -sf --max-time 5 -X PUT -H 'Content-Type: application/json' --data "$(slice_json "$1" "$2")" "$url/$SERVICE-$1" -o /dev/null; then
+    curl -sf --max-time 5 -X POST -H 'Content-Type: application/json' --data "$(slice_json "$1" "$2")" "$url" -o /dev/null || return 1
   fi
 }
 
 ready() { # ID
-  [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$((BASE + 200 + $1))/readyz" 2>/dev/null)" = 200 ]
+  [ "$(curl -s --max-time 2 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$((BASE + 200 + $1))/readyz" 2>/dev/null)" = 200 ]
 }
 
 # The endpoints controller: every second, each broker's slice carries its current readiness (and is recreated if the
@@ -85,7 +85,7 @@ endpoints_loop() { # DIR
       local now=false
       ready "$id" && now=true
       local have
-      have=$(curl -sf "$(api_url)/apis/discovery.k8s.io/v1/namespaces/$NAMESPACE/endpointslices/$SERVICE-$id" \
+      have=$(curl -sf --max-time 5 "$(api_url)/apis/discovery.k8s.io/v1/namespaces/$NAMESPACE/endpointslices/$SERVICE-$id" \
         | jq -r '.endpoints[0].conditions.ready' 2>/dev/null || echo missing)
       if [ "$have" != "$now" ]; then
         put_slice "$id" "$now" && [ "${last[$id]:-}" != "$now" ] && echo "$(date -u +%T) kaas-$id ready=$now" >> "$1/endpoints.log"

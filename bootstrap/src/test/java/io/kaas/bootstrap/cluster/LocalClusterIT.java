@@ -3,6 +3,8 @@ package io.kaas.bootstrap.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.kaas.bootstrap.testing.EmbeddedKaas;
 import io.kaas.bootstrap.testing.LocalCluster;
 import java.nio.ByteBuffer;
@@ -88,6 +90,121 @@ class LocalClusterIT {
             assertThat(readAll(cluster.bootstrapServers(), topic, total)).as("each record once, in order per partition")
                     .isEqualTo(expectedByPartition(total));
         }
+    }
+
+    @Test
+    void aPausedControllerIsReplacedAtAHigherEpochAndCannotRollTheClusterBackWhenItResumes() throws Exception {
+        try (LocalCluster cluster = LocalCluster.start(3, dir.resolve("cluster"))) {
+            String topic = "failover";
+            int oldController;
+            long oldEpoch;
+            try (Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()))) {
+                admin.createTopics(List.of(new NewTopic(topic, PARTITIONS, (short) 1))).all().get(30, TimeUnit.SECONDS);
+                await().atMost(CLUSTER_DEADLINE).ignoreExceptions().untilAsserted(() ->
+                        assertThat(leadersById(admin, topic)).isEqualTo(Map.of(0, 2L, 1, 2L, 2, 2L)));
+                oldController = admin.describeCluster().controller().get(10, TimeUnit.SECONDS).id();
+                oldEpoch = assignment(cluster).get("controllerEpoch").asLong();
+            }
+
+            cluster.signal(oldController, "STOP"); // a GC pause, or a partition from the API server: it stops renewing
+            try (Admin survivors = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServersWithout(oldController)))) {
+                await("another broker takes the Lease and moves the paused one's partitions").atMost(CLUSTER_DEADLINE)
+                        .ignoreExceptions().untilAsserted(() -> {
+                            assertThat(survivors.describeCluster().controller().get(5, TimeUnit.SECONDS).id())
+                                    .isNotEqualTo(oldController);
+                            assertThat(leadersById(survivors, topic)).doesNotContainKey(oldController);
+                        });
+                long newEpoch = assignment(cluster).get("controllerEpoch").asLong();
+                assertThat(newEpoch).isGreaterThan(oldEpoch);
+                produceAndReadBack(cluster.bootstrapServersWithout(oldController), topic, 600);
+
+                cluster.signal(oldController, "CONT");
+                // Resumed, it believes for a moment that it still controls: nothing it does may take the cluster back.
+                long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+                while (System.nanoTime() < until) {
+                    assertThat(assignment(cluster).get("controllerEpoch").asLong()).isGreaterThanOrEqualTo(newEpoch);
+                    Thread.onSpinWait();
+                }
+                await("the resumed broker serves again").atMost(CLUSTER_DEADLINE).ignoreExceptions().untilAsserted(() ->
+                        assertThat(leadersById(survivors, topic)).containsKey(oldController));
+            }
+            produceAndReadBack(cluster.bootstrapServers(), topic, 600);
+        }
+    }
+
+    @Test
+    void withTheApiServerGoneClientsAreServedAndTheClusterLearnsAgainWhenItReturns() throws Exception {
+        try (LocalCluster cluster = LocalCluster.start(3, dir.resolve("cluster"));
+             Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()))) {
+            String topic = "steady";
+            admin.createTopics(List.of(new NewTopic(topic, PARTITIONS, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            await().atMost(CLUSTER_DEADLINE).ignoreExceptions().untilAsserted(() ->
+                    assertThat(leadersById(admin, topic)).isEqualTo(Map.of(0, 2L, 1, 2L, 2, 2L)));
+
+            cluster.apiServer("stop");
+            long stoppedAt = System.nanoTime();
+            produceAndReadBack(cluster.bootstrapServers(), topic, 600);
+            String later = "created-while-the-api-server-is-gone";
+            admin.createTopics(List.of(new NewTopic(later, 3, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            // Past the Lease's duration: no controller may place anything now, and the old placement holds.
+            await().pollDelay(Duration.ofSeconds(12)).atMost(Duration.ofSeconds(20))
+                    .until(() -> System.nanoTime() - stoppedAt > TimeUnit.SECONDS.toNanos(12));
+            assertThat(describe(admin, later).partitions()).allSatisfy(p -> assertThat(p.leader()).isNull());
+            produceAndReadBack(cluster.bootstrapServers(), topic, 600);
+
+            cluster.apiServer("start");
+            await("the returned API server lets a controller place the new topic").atMost(CLUSTER_DEADLINE)
+                    .ignoreExceptions().untilAsserted(() ->
+                            assertThat(describe(admin, later).partitions()).allSatisfy(p -> assertThat(p.leader()).isNotNull()));
+            produceAndReadBack(cluster.bootstrapServers(), later, 300);
+        }
+    }
+
+    /** Produces {@code count} records round the partitions (acks=all, idempotent) and reads exactly them back. */
+    private static void produceAndReadBack(String bootstrap, String topic, int count) throws Exception {
+        String marker = Long.toString(System.nanoTime());
+        Map<Integer, Integer> acknowledged = new ConcurrentHashMap<>();
+        int partitions;
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+            partitions = describe(admin, topic).partitions().size();
+        }
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(EmbeddedKaas.producerConfig(bootstrap, Map.of(
+                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
+                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 120_000)))) {
+            for (int seq = 0; seq < count; seq++) {
+                int s = seq;
+                producer.send(new ProducerRecord<>(topic, seq % partitions, marker.getBytes(), ByteBuffer.allocate(4).putInt(seq).array()),
+                        (metadata, error) -> {
+                            if (error == null) {
+                                acknowledged.put(s, s % partitions);
+                            }
+                        });
+            }
+            producer.flush();
+        }
+        assertThat(acknowledged).hasSize(count);
+        List<Integer> read = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(EmbeddedKaas.consumerConfig(bootstrap, Map.of()))) {
+            List<TopicPartition> all = new ArrayList<>();
+            for (int p = 0; p < partitions; p++) {
+                all.add(new TopicPartition(topic, p));
+            }
+            consumer.assign(all);
+            consumer.seekToBeginning(all);
+            await("this round's records read back").atMost(CLUSTER_DEADLINE).until(() -> {
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                    if (record.key() != null && marker.equals(new String(record.key()))) {
+                        read.add(ByteBuffer.wrap(record.value()).getInt());
+                    }
+                }
+                return read.size() >= count;
+            });
+        }
+        assertThat(read).containsExactlyInAnyOrderElementsOf(acknowledged.keySet());
+    }
+
+    private static JsonNode assignment(LocalCluster cluster) throws Exception {
+        return new ObjectMapper().readTree(cluster.volume().resolve("__cluster/assignment.json").toFile());
     }
 
     private static void send(KafkaProducer<byte[], byte[]> producer, String topic, int seq, Map<Integer, Integer> acknowledged,

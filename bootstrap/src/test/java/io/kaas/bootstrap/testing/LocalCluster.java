@@ -61,6 +61,33 @@ public final class LocalCluster implements AutoCloseable {
         run(dir, "api", dir.toString(), verb);
     }
 
+    /** The volume every broker shares. */
+    public Path volume() {
+        return dir.resolve("volume");
+    }
+
+    /** The bootstrap list without broker {@code id} (for clients that must not wait on it). */
+    public String bootstrapServersWithout(int id) {
+        return java.util.Arrays.stream(bootstrapServers.split(",")).filter(s -> !s.endsWith(":" + kafkaPort(id)))
+                .collect(java.util.stream.Collectors.joining(","));
+    }
+
+    /** Sends a signal to a broker's process ({@code STOP}, {@code CONT}, {@code TERM}): what a GC pause or a kubelet does. */
+    public void signal(int id, String signal) {
+        try {
+            String pid = Files.readString(dir.resolve("broker-" + id + ".pid")).trim();
+            Process kill = new ProcessBuilder("kill", "-" + signal, pid).inheritIO().start();
+            if (kill.waitFor() != 0) {
+                throw new IllegalStateException("kill -" + signal + " " + pid + " failed");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** The broker's log so far, for failure messages. */
     public String log(int id) {
         try {
