@@ -35,6 +35,7 @@ import io.kaas.application.port.out.Clock;
 import io.kaas.application.port.out.Filesystem;
 import io.kaas.application.port.out.ProducerIdBlockStore;
 import io.kaas.application.port.out.TopicStore;
+import io.kaas.application.port.out.TransactionVerifier;
 import io.kaas.application.produce.ProduceService;
 import io.kaas.application.producer.ProducerIdService;
 import io.kaas.application.topic.ConfigService;
@@ -43,6 +44,7 @@ import io.kaas.application.topic.LogDirsService;
 import io.kaas.application.topic.PartitionSweep;
 import io.kaas.application.topic.TopicService;
 import io.kaas.application.txn.TransactionServices;
+import io.kaas.application.txn.VerifiedHere;
 import io.kaas.bootstrap.cluster.ClusterRuntime;
 import io.kaas.bootstrap.health.HealthReport;
 import io.kaas.bootstrap.health.HealthServer;
@@ -142,7 +144,8 @@ public final class KaasBroker implements AutoCloseable {
                 config.autoCreateTopics(), config.maxPartitionsPerTopic());
         BrokerConfigs brokerConfigs = BrokerConfigView.of(config);
 
-        TopicStore topicStore = new JsonTopicStore(layout, json);
+        TopicStore topicStore = config.cluster().isPresent() ? JsonTopicStore.shared(layout, json)
+                : new JsonTopicStore(layout, json);
         ProducerIdBlockStore pidStore = new JsonProducerIdBlockStore(layout, json, config.brokerId());
         String clusterId = config.clusterId().orElseGet(() -> ClusterIdFile.loadOrCreate(layout, json,
                 KaasBroker::newClusterId));
@@ -178,9 +181,11 @@ public final class KaasBroker implements AutoCloseable {
                 new JsonTransactionStateStore(layout, json), new JsonMarkerQueue(layout, json),
                 new JsonProducerFenceLog(layout, json, config.brokerId()),
                 topics, cluster, producerIds, clock, scheduler, io);
+        TransactionVerifier verifier = clustered ? new VerifiedHere(cluster, transactions.coordinator())
+                : transactions.coordinator();
         GroupCoordinatorService groups = new GroupCoordinatorService(config.groups(),
                 new JsonOffsetStore(layout, json), topics, cluster, clock, scheduler, io,
-                UUID::randomUUID, transactions.coordinator());
+                UUID::randomUUID, verifier);
         topics.addDeletionListener(groups::onTopicDeleted);
         groups.start();
         transactions.bindGroups(groups);
@@ -194,7 +199,7 @@ public final class KaasBroker implements AutoCloseable {
         try {
             server = KafkaServer.start(wire, KafkaApis.registry(new UseCases(
                     new ProduceService(topics, clock, scheduler,
-                            config.transactions().partitionVerification() ? transactions.coordinator() : null),
+                            config.transactions().partitionVerification() ? verifier : null),
                     new FetchService(topics, purgatory, scheduler, io),
                     new ListOffsetsService(topics, io),
                     new MetadataService(topics, cluster, settings, io),
@@ -215,6 +220,9 @@ public final class KaasBroker implements AutoCloseable {
                     () -> {
                         groups.evictDisowned();
                         transactions.coordinator().followOwnership();
+                        // Markers and fences peers queued for this broker's partitions: each round, not each sweep.
+                        transactions.sweeper().applyQueuedMarkers();
+                        transactions.producers().applyPeerFences();
                     }));
         } catch (Exception e) {
             // Also a BindException, which Netty throws undeclared: a failed start leaves nothing running.

@@ -11,7 +11,9 @@ import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.topic.TopicPartition;
 import io.kaas.domain.txn.TxnMarker;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,6 +62,9 @@ public final class TxnSweeper implements AutoCloseable {
         this.io = io;
     }
 
+    /** Queue entries being applied: producer id and epoch. */
+    private final Set<String> applying = ConcurrentHashMap.newKeySet();
+
     public void start() {
         io.execute(coordinator::reconcile);
         abortSweep = PeriodicTask.start("the transaction sweep", scheduler, io, settings.abortTimedOutIntervalMs(),
@@ -88,9 +93,10 @@ public final class TxnSweeper implements AutoCloseable {
 
     /**
      * Appends the markers peers queued for this broker's partitions and removes each entry once
-     * every marker in it is durable (or has nothing left to mark).
+     * every marker in it is durable (or has nothing left to mark). An entry still being applied by an
+     * earlier pass is left to it. Blocking (reads the queue): an I/O or control thread.
      */
-    void applyQueuedMarkers() {
+    public void applyQueuedMarkers() {
         int self = cluster.self().id();
         List<MarkerQueue.QueuedMarkers> entries;
         try {
@@ -100,6 +106,10 @@ public final class TxnSweeper implements AutoCloseable {
             return;
         }
         for (MarkerQueue.QueuedMarkers entry : entries) {
+            String key = entry.producerId() + "/" + entry.producerEpoch();
+            if (!applying.add(key)) {
+                continue;
+            }
             TxnMarker marker = new TxnMarker(entry.producerId(), entry.producerEpoch(), entry.coordinatorEpoch(),
                     entry.commit());
             List<CompletableFuture<KafkaError>> written = entry.partitions().stream()
@@ -111,7 +121,7 @@ public final class TxnSweeper implements AutoCloseable {
             }, io).exceptionally(e -> {
                 LOG.warn("queued markers of producer {} not applied yet: {}", entry.producerId(), e.toString());
                 return null;
-            });
+            }).whenComplete((v, e) -> applying.remove(key));
         }
     }
 

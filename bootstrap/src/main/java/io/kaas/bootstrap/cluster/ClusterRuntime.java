@@ -1,5 +1,9 @@
 package io.kaas.bootstrap.cluster;
 
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.kaas.adapter.fs.DataLayout;
 import io.kaas.adapter.fs.JsonAssignmentStore;
 import io.kaas.adapter.fs.JsonFiles;
@@ -21,8 +25,6 @@ import io.kaas.bootstrap.ClusterSettings;
 import io.kaas.bootstrap.health.HealthReport;
 import io.kaas.domain.cluster.Assignment;
 import io.kaas.domain.topic.Topic;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -92,7 +94,10 @@ public final class ClusterRuntime implements AutoCloseable {
      */
     public static ClusterRuntime prepare(ClusterSettings settings, String clusterId, ClusterUseCase.Broker self,
                                          String bindHost, DataLayout layout, JsonFiles json, Clock clock) {
-        KubernetesClient kubernetes = new KubernetesClientBuilder().build();
+        // Fail fast, no client-side retries: a control round must not hang on an API server that is gone
+        // (the round retries every second anyway, and the Lease must be let go before others may take it).
+        KubernetesClient kubernetes = new KubernetesClientBuilder().withConfig(new ConfigBuilder(Config.autoConfigure(null))
+                .withRequestRetryBackoffLimit(0).withConnectionTimeout(2_000).withRequestTimeout(3_000).build()).build();
         EndpointSliceBrokerRegistry registry = new EndpointSliceBrokerRegistry(kubernetes, settings.namespace(),
                 settings.headlessService(), new RegisteredBroker(self.id(), self.host(), self.port(),
                 settings.heartbeatPort(), true));

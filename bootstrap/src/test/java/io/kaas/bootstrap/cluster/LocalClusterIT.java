@@ -160,6 +160,66 @@ class LocalClusterIT {
         }
     }
 
+    @Test
+    void transactionsAndConsumerGroupsWorkAcrossBrokers() throws Exception {
+        try (LocalCluster cluster = LocalCluster.start(3, dir.resolve("cluster"));
+             Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()))) {
+            String topic = "exactly-once";
+            admin.createTopics(List.of(new NewTopic(topic, PARTITIONS, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            await().atMost(CLUSTER_DEADLINE).ignoreExceptions().untilAsserted(() ->
+                    assertThat(leadersById(admin, topic)).isEqualTo(Map.of(0, 2L, 1, 2L, 2, 2L)));
+
+            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(EmbeddedKaas.producerConfig(
+                    cluster.bootstrapServers(), Map.of(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "across-brokers")))) {
+                producer.initTransactions();
+                for (String outcome : List.of("commit", "abort", "commit")) {
+                    producer.beginTransaction();
+                    for (int i = 0; i < 60; i++) {
+                        producer.send(new ProducerRecord<>(topic, i % PARTITIONS, outcome.getBytes(), ByteBuffer.allocate(4).putInt(i).array()));
+                    }
+                    if (outcome.equals("commit")) {
+                        producer.commitTransaction();
+                    } else {
+                        producer.abortTransaction();
+                    }
+                }
+            }
+
+            Map<String, Object> readCommitted = Map.of("isolation.level", "read_committed", "auto.offset.reset", "earliest",
+                    "enable.auto.commit", false);
+            List<String> read = new ArrayList<>();
+            try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(EmbeddedKaas.consumerConfig(
+                    cluster.bootstrapServers(), merged(readCommitted, Map.of("group.id", "readers"))))) {
+                consumer.subscribe(List.of(topic));
+                await("the committed records, none of the aborted").atMost(CLUSTER_DEADLINE).until(() -> {
+                    consumer.poll(Duration.ofMillis(200)).forEach(r -> read.add(new String(r.key())));
+                    return read.size() >= 120;
+                });
+                consumer.poll(Duration.ofMillis(500)).forEach(r -> read.add(new String(r.key())));
+                consumer.commitSync();
+            }
+            assertThat(read).hasSize(120).containsOnly("commit");
+
+            try (KafkaConsumer<byte[], byte[]> again = new KafkaConsumer<>(EmbeddedKaas.consumerConfig(
+                    cluster.bootstrapServers(), merged(readCommitted, Map.of("group.id", "readers"))))) {
+                again.subscribe(List.of(topic));
+                await("the group's committed offsets are found by its coordinator").atMost(CLUSTER_DEADLINE)
+                        .until(() -> {
+                            again.poll(Duration.ofMillis(200)).forEach(r -> read.add(new String(r.key())));
+                            return !again.assignment().isEmpty();
+                        });
+                again.poll(Duration.ofSeconds(1)).forEach(r -> read.add(new String(r.key())));
+            }
+            assertThat(read).as("nothing read twice").hasSize(120);
+        }
+    }
+
+    private static Map<String, Object> merged(Map<String, Object> a, Map<String, Object> b) {
+        Map<String, Object> all = new java.util.HashMap<>(a);
+        all.putAll(b);
+        return all;
+    }
+
     /** Produces {@code count} records round the partitions (acks=all, idempotent) and reads exactly them back. */
     private static void produceAndReadBack(String bootstrap, String topic, int count) throws Exception {
         String marker = Long.toString(System.nanoTime());

@@ -32,9 +32,20 @@ public final class LocalCluster implements AutoCloseable {
 
     /** Starts {@code brokers} brokers in {@code dir}; returns once every one answers /readyz with 200. */
     public static LocalCluster start(int brokers, Path dir) {
-        int base = freePortBlock();
-        List<String> out = run(dir, "start", Integer.toString(brokers), dir.toString(), Integer.toString(base));
-        return new LocalCluster(dir, base, out.get(out.size() - 1).trim());
+        int base = freePortBlock(brokers);
+        try {
+            List<String> out = run(dir, "start", Integer.toString(brokers), dir.toString(), Integer.toString(base));
+            return new LocalCluster(dir, base, out.get(out.size() - 1).trim());
+        } catch (IllegalStateException e) {
+            StringBuilder logs = new StringBuilder(e.getMessage());
+            for (int id = 0; id < brokers; id++) {
+                List<String> lines = new LocalCluster(dir, base, "").log(id).lines().toList();
+                logs.append("\n--- broker ").append(id).append(", last lines:\n")
+                        .append(String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size())));
+            }
+            run(dir, "stop", dir.toString());
+            throw new IllegalStateException(logs.toString(), e);
+        }
     }
 
     public String bootstrapServers() {
@@ -97,9 +108,26 @@ public final class LocalCluster implements AutoCloseable {
         }
     }
 
+    /** Stops the cluster and keeps its logs under {@code target/local-cluster-logs/} for failure analysis. */
     @Override
     public void close() {
-        run(dir, "stop", dir.toString());
+        try {
+            run(dir, "stop", dir.toString());
+        } finally {
+            keepLogs();
+        }
+    }
+
+    private void keepLogs() {
+        Path kept = Path.of("target", "local-cluster-logs", "cluster-" + basePort + "-" + System.currentTimeMillis());
+        try (var files = Files.list(dir)) {
+            Files.createDirectories(kept);
+            for (Path file : files.filter(f -> f.getFileName().toString().endsWith(".log")).toList()) {
+                Files.copy(file, kept.resolve(file.getFileName()));
+            }
+        } catch (IOException e) {
+            System.err.println("could not keep the cluster's logs: " + e);
+        }
     }
 
     private static List<String> run(Path dir, String... args) {
@@ -128,11 +156,18 @@ public final class LocalCluster implements AutoCloseable {
         }
     }
 
-    /** A base port whose block of 400 (Kafka, heartbeat, health, API server) looks free. */
-    private static int freePortBlock() {
+    /**
+     * A base port below Linux's ephemeral range (32768 and up, where other tests' sockets land) whose
+     * every port the cluster uses (Kafka, heartbeat and health per broker, the API server) is free now.
+     */
+    private static int freePortBlock(int brokers) {
         for (int attempt = 0; attempt < 50; attempt++) {
-            int base = 20_000 + (int) (Math.random() * 40) * 1_000;
-            if (free(base) && free(base + 100) && free(base + 200) && free(base + 300)) {
+            int base = 20_000 + (int) (Math.random() * 12) * 1_000;
+            boolean free = free(base + 300);
+            for (int id = 0; id < brokers && free; id++) {
+                free = free(base + id) && free(base + 100 + id) && free(base + 200 + id);
+            }
+            if (free) {
                 return base;
             }
         }

@@ -20,17 +20,31 @@ import org.slf4j.LoggerFactory;
  * Topic definitions as JSON in each topic's directory: {@code .config.json} (partition count and
  * overrides), then {@code .topic-id.json} (the incarnation stamp). The stamp is written last on
  * create and removed first on delete, so a directory without it is a half-created or half-deleted
- * topic: it does not exist, and the next load clears it away.
+ * topic: it does not exist, and a standalone broker's next load clears it away. On a volume shared
+ * by a cluster ({@link #shared}) such a directory may be another broker's create in progress: it is
+ * skipped, never removed.
  */
 public final class JsonTopicStore implements TopicStore {
     private static final Logger LOG = LoggerFactory.getLogger(JsonTopicStore.class);
 
     private final DataLayout layout;
     private final JsonFiles files;
+    private final boolean clearsUnfinished;
 
+    /** A standalone broker's topics: it alone writes them, so what it finds unfinished was interrupted. */
     public JsonTopicStore(DataLayout layout, JsonFiles files) {
+        this(layout, files, true);
+    }
+
+    private JsonTopicStore(DataLayout layout, JsonFiles files, boolean clearsUnfinished) {
         this.layout = layout;
         this.files = files;
+        this.clearsUnfinished = clearsUnfinished;
+    }
+
+    /** Topics on a volume every broker of a cluster writes: an unfinished one may be in progress elsewhere. */
+    public static JsonTopicStore shared(DataLayout layout, JsonFiles files) {
+        return new JsonTopicStore(layout, files, false);
     }
 
     @Override
@@ -44,7 +58,7 @@ public final class JsonTopicStore implements TopicStore {
             Optional<Topic> topic = load(name);
             if (topic.isPresent()) {
                 topics.add(topic.get());
-            } else {
+            } else if (clearsUnfinished) {
                 LOG.warn("removing {}: it has no {} (an interrupted create or delete)", dir, layout.topicId(name).getFileName());
                 files.deleteTree(dir);
             }

@@ -76,6 +76,16 @@ class JsonTopicStoreTest {
     }
 
     @Test
+    void onAClustersSharedVolumeAnUnfinishedTopicIsSkippedNotRemoved() throws IOException {
+        store.save(PLAIN);
+        store.save(ORDERS);
+        Files.delete(layout.topicId("orders")); // another broker between its two writes
+
+        assertThat(JsonTopicStore.shared(layout, JSON).loadAll()).containsExactly(PLAIN);
+        assertThat(root.resolve("orders/.config.json")).exists();
+    }
+
+    @Test
     void aTopicDirectoryWithoutItsConfigIsRemovedToo() throws IOException {
         store.save(ORDERS);
         Files.delete(layout.topicConfig("orders"));
