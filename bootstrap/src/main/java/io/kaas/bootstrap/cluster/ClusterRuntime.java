@@ -33,7 +33,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
-import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,6 +58,8 @@ public final class ClusterRuntime implements AutoCloseable {
     private final GrpcHeartbeatTransport transport;
     private final ScheduledExecutorService control;
     private final AtomicBoolean draining = new AtomicBoolean();
+    /** Notified at the end of every round: what a drain waits on. */
+    private final Object roundEnded = new Object();
     private final Clock clock;
     private ClusterMember member;
     private TakeoverDriver takeovers;
@@ -148,6 +149,9 @@ public final class ClusterRuntime implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.warn("cluster round failed; the next one retries", e);
         }
+        synchronized (roundEnded) {
+            roundEnded.notifyAll();
+        }
     }
 
     /** Keeps one heartbeat stream to whichever broker holds the Lease (none to itself). */
@@ -209,9 +213,8 @@ public final class ClusterRuntime implements AutoCloseable {
                 lease.release();
             }
         });
-        LongSupplier now = System::nanoTime;
-        long deadline = now.getAsLong() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-        while (now.getAsLong() < deadline) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        while (System.nanoTime() < deadline) {
             Optional<Assignment> a = follower.current();
             if (a.isEmpty() || a.get().alive().stream().noneMatch(id -> id != brokerId)) {
                 LOG.info("no other broker is alive to take over: stopping without a drain");
@@ -222,7 +225,9 @@ public final class ClusterRuntime implements AutoCloseable {
                 return;
             }
             try {
-                Thread.sleep(100);
+                synchronized (roundEnded) {
+                    roundEnded.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
