@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
  * duration), otherwise watch it. Expiry is judged on this broker's clock, from when it first saw
  * the Lease's current version, never from the holder's timestamps (clocks differ between pods).
  * Every change of holder raises {@code leaseTransitions}, the cluster epoch; nothing here ever
- * lowers it. Not thread-safe: one control thread ticks it.
+ * lowers it. One control thread ticks it; other threads (probes, shutdown) may read its views.
  */
 public final class ControllerLease {
     private static final Logger LOG = LoggerFactory.getLogger(ControllerLease.class);
@@ -24,11 +24,11 @@ public final class ControllerLease {
     private final String self;
     private final int durationSeconds;
 
-    private Optional<Lease> observed = Optional.empty();
+    private volatile Optional<Lease> observed = Optional.empty();
     private long observedSinceMs;
     /** When this broker last stored the Lease as its holder; it holds it until then + duration. */
-    private long heldSinceRenewMs = Long.MIN_VALUE;
-    private long highestEpoch;
+    private volatile long heldSinceRenewMs = Long.MIN_VALUE;
+    private volatile long highestEpoch;
 
     /**
      * @param self            this broker's identity in the Lease (its pod name)

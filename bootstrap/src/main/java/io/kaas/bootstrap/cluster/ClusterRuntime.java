@@ -62,6 +62,7 @@ public final class ClusterRuntime implements AutoCloseable {
     private final Object roundEnded = new Object();
     private final Clock clock;
     private ClusterMember member;
+    private volatile BooleanSupplier healthy = () -> true;
     private TakeoverDriver takeovers;
     private volatile HeartbeatTransport.Server heartbeatServer;
     private HeartbeatTransport.Client toController;
@@ -123,6 +124,7 @@ public final class ClusterRuntime implements AutoCloseable {
      * @param coordinatorsFollow  lets the group and transaction coordinators follow the assignment
      */
     public void start(TopicService topics, BooleanSupplier healthy, Runnable coordinatorsFollow) {
+        this.healthy = healthy;
         takeovers = new TakeoverDriver(topics, brokerId);
         ClusterController controller = new ClusterController(lease, assignments, registry, () -> partitionCounts(topics),
                 clock, brokerId, settings.heartbeatTimeoutMs(), healthy, draining::get, this::pushAssignment);
@@ -177,7 +179,7 @@ public final class ClusterRuntime implements AutoCloseable {
             dialedController = ""; // not registered yet: try again next round
             return;
         }
-        toController = transport.dial(target.get().host(), target.get().heartbeatPort(), brokerId, () -> true, draining::get,
+        toController = transport.dial(target.get().host(), target.get().heartbeatPort(), brokerId, healthy, draining::get,
                 () -> control.execute(this::round));
         LOG.info("heartbeats to controller {} at {}:{}", holder, target.get().host(), target.get().heartbeatPort());
     }
