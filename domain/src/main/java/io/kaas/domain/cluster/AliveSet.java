@@ -35,7 +35,11 @@ public final class AliveSet {
     public static Decision decide(Collection<Integer> registered, Map<Integer, Heartbeat> heartbeats, int self,
                                   Collection<BrokerRow> previous, long nowMs, long timeoutMs) {
         SortedSet<Integer> ids = new TreeSet<>(registered);
-        ids.addAll(heartbeats.keySet());
+        heartbeats.values().forEach(beat -> {
+            if (nowMs - beat.receivedMs() <= timeoutMs) {
+                ids.add(beat.brokerId()); // beating before its endpoint is listed; a stale beat registers no one
+            }
+        });
         ids.add(self);
         List<BrokerRow> rows = new ArrayList<>(ids.size());
         SortedSet<Integer> eligible = new TreeSet<>();

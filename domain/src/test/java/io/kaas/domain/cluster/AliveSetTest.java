@@ -68,6 +68,14 @@ class AliveSetTest {
         assertThat(d.eligible()).containsExactly(0, 3);
     }
 
+    @Test
+    void aDeregisteredBrokersOldBeatDoesNotKeepItRegistered() {
+        AliveSet.Decision d = AliveSet.decide(List.of(0), Map.of(5, beat(5, true, false, NOW - TIMEOUT - 1)), 0, List.of(),
+                NOW, TIMEOUT);
+
+        assertThat(d.rows()).extracting(BrokerRow::id).containsExactly(0);
+    }
+
     private static Heartbeat beat(int id, boolean healthy, boolean draining, long at) {
         return new Heartbeat(id, healthy, draining, at);
     }
