@@ -86,7 +86,7 @@ endpoints_loop() { # DIR
       ready "$id" && now=true
       local have
       have=$(curl -sf --max-time 5 "$(api_url)/apis/discovery.k8s.io/v1/namespaces/$NAMESPACE/endpointslices/$SERVICE-$id" \
-        | jq -r '.endpoints[0].conditions.ready' 2>/dev/null || echo missing)
+        | grep -o '"ready" *: *[a-z]*' | grep -o '[a-z]*$' || echo missing)
       if [ "$have" != "$now" ]; then
         put_slice "$id" "$now" && [ "${last[$id]:-}" != "$now" ] && echo "$(date -u +%T) kaas-$id ready=$now" >> "$1/endpoints.log"
         last[$id]=$now
@@ -147,7 +147,7 @@ case "$VERB" in
     DIR="$(cd "$DIR" && pwd)"
     build
     API_PORT=$((BASE + 300))
-    CLUSTER_ID="$(python3 -c 'import base64,uuid; print(base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("="))')"
+    CLUSTER_ID="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=')"
     printf 'N=%s\nBASE=%s\nAPI_PORT=%s\nCLUSTER_ID=%s\n' "$N" "$BASE" "$API_PORT" "$CLUSTER_ID" > "$DIR/cluster.env"
     start_api "$DIR"
     for id in $(seq 0 $((N - 1))); do put_slice "$id" false || die "cannot create the EndpointSlice of kaas-$id"; done
