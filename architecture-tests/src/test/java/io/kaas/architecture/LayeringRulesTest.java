@@ -27,12 +27,12 @@ class LayeringRulesTest {
             .because("kafka-clients' generated classes are the codec, confined to the wire adapter");
 
     @ArchTest
-    static final ArchRule hotPathNeverImportsKubernetes = noClasses()
+    static final ArchRule hotPathNeverImportsKubernetesOrGrpc = noClasses()
             .that().resideInAnyPackage("io.kaas.domain..", "io.kaas.application..", "io.kaas.adapter.wire..",
                     "io.kaas.adapter.fs..")
             .should().dependOnClassesThat().resideInAnyPackage("io.fabric8..", "io.javaoperatorsdk..",
-                    "io.kaas.adapter.k8s..", "io.kaas.operator..")
-            .because("produce and fetch must keep working with the API server unreachable");
+                    "io.kaas.adapter.k8s..", "io.kaas.operator..", "io.grpc..", "io.kaas.adapter.heartbeat..")
+            .because("produce and fetch must keep working with the API server and the controller unreachable");
 
     @ArchTest
     static final ArchRule coreHasNoFrameworks = noClasses().that().resideInAnyPackage("io.kaas.domain..", "io.kaas.application..")
