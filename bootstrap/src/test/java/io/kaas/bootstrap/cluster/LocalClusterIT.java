@@ -18,6 +18,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -50,10 +51,7 @@ class LocalClusterIT {
         try (LocalCluster cluster = LocalCluster.start(3, dir.resolve("cluster"));
              Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()))) {
             String topic = "spread";
-            admin.createTopics(List.of(new NewTopic(topic, PARTITIONS, (short) 1))).all().get(30, TimeUnit.SECONDS);
-
-            await("every broker leads two partitions").atMost(CLUSTER_DEADLINE).ignoreExceptions().untilAsserted(() ->
-                    assertThat(leadersById(admin, topic)).isEqualTo(Map.of(0, 2L, 1, 2L, 2, 2L)));
+            createSpread(admin, topic);
             assertThat(admin.describeCluster().nodes().get(10, TimeUnit.SECONDS)).hasSize(3);
 
             int victim = describe(admin, topic).partitions().get(0).leader().id();
@@ -99,9 +97,7 @@ class LocalClusterIT {
             int oldController;
             long oldEpoch;
             try (Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()))) {
-                admin.createTopics(List.of(new NewTopic(topic, PARTITIONS, (short) 1))).all().get(30, TimeUnit.SECONDS);
-                await().atMost(CLUSTER_DEADLINE).ignoreExceptions().untilAsserted(() ->
-                        assertThat(leadersById(admin, topic)).isEqualTo(Map.of(0, 2L, 1, 2L, 2, 2L)));
+                createSpread(admin, topic);
                 oldController = admin.describeCluster().controller().get(10, TimeUnit.SECONDS).id();
                 oldEpoch = assignment(cluster).get("controllerEpoch").asLong();
             }
@@ -137,9 +133,7 @@ class LocalClusterIT {
         try (LocalCluster cluster = LocalCluster.start(3, dir.resolve("cluster"));
              Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()))) {
             String topic = "steady";
-            admin.createTopics(List.of(new NewTopic(topic, PARTITIONS, (short) 1))).all().get(30, TimeUnit.SECONDS);
-            await().atMost(CLUSTER_DEADLINE).ignoreExceptions().untilAsserted(() ->
-                    assertThat(leadersById(admin, topic)).isEqualTo(Map.of(0, 2L, 1, 2L, 2, 2L)));
+            createSpread(admin, topic);
 
             cluster.apiServer("stop");
             long stoppedAt = System.nanoTime();
@@ -165,9 +159,7 @@ class LocalClusterIT {
         try (LocalCluster cluster = LocalCluster.start(3, dir.resolve("cluster"));
              Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()))) {
             String topic = "exactly-once";
-            admin.createTopics(List.of(new NewTopic(topic, PARTITIONS, (short) 1))).all().get(30, TimeUnit.SECONDS);
-            await().atMost(CLUSTER_DEADLINE).ignoreExceptions().untilAsserted(() ->
-                    assertThat(leadersById(admin, topic)).isEqualTo(Map.of(0, 2L, 1, 2L, 2, 2L)));
+            createSpread(admin, topic);
 
             try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(EmbeddedKaas.producerConfig(
                     cluster.bootstrapServers(), Map.of(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "across-brokers")))) {
@@ -214,6 +206,13 @@ class LocalClusterIT {
         }
     }
 
+    /** Creates a topic of six partitions and waits until the controller has spread them two per broker. */
+    private static void createSpread(Admin admin, String topic) throws Exception {
+        admin.createTopics(List.of(new NewTopic(topic, PARTITIONS, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        await("every broker leads two partitions").atMost(CLUSTER_DEADLINE).ignoreExceptions().untilAsserted(() ->
+                assertThat(leadersById(admin, topic)).isEqualTo(Map.of(0, 2L, 1, 2L, 2, 2L)));
+    }
+
     private static Map<String, Object> merged(Map<String, Object> a, Map<String, Object> b) {
         Map<String, Object> all = new java.util.HashMap<>(a);
         all.putAll(b);
@@ -243,23 +242,9 @@ class LocalClusterIT {
             producer.flush();
         }
         assertThat(acknowledged).hasSize(count);
-        List<Integer> read = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(EmbeddedKaas.consumerConfig(bootstrap, Map.of()))) {
-            List<TopicPartition> all = new ArrayList<>();
-            for (int p = 0; p < partitions; p++) {
-                all.add(new TopicPartition(topic, p));
-            }
-            consumer.assign(all);
-            consumer.seekToBeginning(all);
-            await("this round's records read back").atMost(CLUSTER_DEADLINE).until(() -> {
-                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-                    if (record.key() != null && marker.equals(new String(record.key()))) {
-                        read.add(ByteBuffer.wrap(record.value()).getInt());
-                    }
-                }
-                return read.size() >= count;
-            });
-        }
+        List<Integer> read = readFromBeginning(bootstrap, topic, partitions, count,
+                record -> record.key() != null && marker.equals(new String(record.key())))
+                .values().stream().flatMap(List::stream).toList();
         assertThat(read).containsExactlyInAnyOrderElementsOf(acknowledged.keySet());
     }
 
@@ -289,22 +274,31 @@ class LocalClusterIT {
         return expected;
     }
 
+    /** Every record of {@code topic} from the beginning, as its value's sequence number by partition. */
     private static Map<Integer, List<Integer>> readAll(String bootstrap, String topic, int total) {
+        return readFromBeginning(bootstrap, topic, PARTITIONS, total, record -> true);
+    }
+
+    /** Reads the records {@code wanted} accepts from the beginning until {@code count} came, values by partition. */
+    private static Map<Integer, List<Integer>> readFromBeginning(String bootstrap, String topic, int partitions, int count,
+                                                              Predicate<ConsumerRecord<byte[], byte[]>> wanted) {
         Map<Integer, List<Integer>> read = new TreeMap<>();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(EmbeddedKaas.consumerConfig(bootstrap, Map.of()))) {
-            List<TopicPartition> partitions = new ArrayList<>();
-            for (int p = 0; p < PARTITIONS; p++) {
-                partitions.add(new TopicPartition(topic, p));
+            List<TopicPartition> all = new ArrayList<>();
+            for (int p = 0; p < partitions; p++) {
+                all.add(new TopicPartition(topic, p));
             }
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            int[] count = {0};
-            await("all records read back").atMost(CLUSTER_DEADLINE).until(() -> {
+            consumer.assign(all);
+            consumer.seekToBeginning(all);
+            int[] taken = {0};
+            await("records read back").atMost(CLUSTER_DEADLINE).until(() -> {
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-                    read.computeIfAbsent(record.partition(), p -> new ArrayList<>()).add(ByteBuffer.wrap(record.value()).getInt());
-                    count[0]++;
+                    if (wanted.test(record)) {
+                        read.computeIfAbsent(record.partition(), p -> new ArrayList<>()).add(ByteBuffer.wrap(record.value()).getInt());
+                        taken[0]++;
+                    }
                 }
-                return count[0] >= total;
+                return taken[0] >= count;
             });
         }
         return read;
