@@ -190,6 +190,7 @@ public final class KaasBroker implements AutoCloseable {
         groups.start();
         transactions.bindGroups(groups);
         transactions.start();
+        runtime.ifPresent(r -> transactions.sweeper().watchMarkerQueue());
         List<Runnable> stopSequence = new ArrayList<>();
         runtime.ifPresent(r -> stopSequence.add(r::close));
         stopSequence.addAll(List.of(transactions::close, groups::close, producerExpiry::close, retention::close,
@@ -220,8 +221,7 @@ public final class KaasBroker implements AutoCloseable {
                     () -> {
                         groups.evictDisowned();
                         transactions.coordinator().followOwnership();
-                        // Markers and fences peers queued for this broker's partitions: each round, not each sweep.
-                        transactions.sweeper().applyQueuedMarkers();
+                        // Fences peers logged for this broker's partitions: each round, not each sweep.
                         transactions.producers().applyPeerFences();
                     }));
         } catch (Exception e) {

@@ -3,7 +3,6 @@ package io.kaas.application.txn;
 import io.kaas.application.port.in.ClusterUseCase;
 import io.kaas.application.port.in.TransactionCoordinator;
 import io.kaas.application.port.out.Clock;
-import io.kaas.application.port.out.MarkerQueue;
 import io.kaas.application.port.out.TransactionStateStore;
 import io.kaas.application.port.out.TransactionVerifier;
 import io.kaas.application.producer.ProducerIdService;
@@ -66,13 +65,13 @@ public final class TransactionCoordinatorService implements TransactionCoordinat
     private final TxnCompletions completions;
 
     /**
-     * @param io               runs the slot writes, the marker queue and producer-id allocation
+     * @param io               runs the slot writes and producer-id allocation
      * @param coordinatorEpoch the coordinator epoch written in markers
      */
-    public TransactionCoordinatorService(TransactionSettings settings, TransactionStateStore store, TopicService topics,
-                                         ClusterUseCase cluster, ProducerIdService producerIds, TxnMarkerWriter markers,
-                                         MarkerQueue queue, ProducerStateService producers,
-                                         Clock clock, Executor io, int coordinatorEpoch) {
+    TransactionCoordinatorService(TransactionSettings settings, TransactionStateStore store, TopicService topics,
+                                  ClusterUseCase cluster, ProducerIdService producerIds, TxnMarkerWriter markers,
+                                  PeerMarkerDelivery peers, ProducerStateService producers,
+                                  Clock clock, Executor io, int coordinatorEpoch) {
         this.settings = settings;
         this.topics = topics;
         this.cluster = cluster;
@@ -80,7 +79,7 @@ public final class TransactionCoordinatorService implements TransactionCoordinat
         this.producerIds = producerIds;
         this.producers = producers;
         this.clock = clock;
-        this.dispatcher = new TxnMarkerDispatcher(markers, queue, cluster, io, coordinatorEpoch);
+        this.dispatcher = new TxnMarkerDispatcher(markers, peers, cluster, coordinatorEpoch);
         this.completions = new TxnCompletions(dispatcher, clock);
         for (int i = 0; i < TxnSlots.COUNT; i++) {
             slots.add(new TxnSlot(i, store, io));

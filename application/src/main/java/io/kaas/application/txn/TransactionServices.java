@@ -25,6 +25,16 @@ public record TransactionServices(TxnMarkerWriter markers, ProducerStateService 
     public static final int COORDINATOR_EPOCH = 0;
 
     /**
+     * How often a coordinator looks whether its queued markers were applied, and a broker looks for
+     * markers queued for it: a cross-broker commit waits for both, so about this long more than a
+     * local one.
+     */
+    static final long MARKER_QUEUE_POLL_MS = 20;
+
+    /** A cross-broker delivery still waiting this long fails; the transaction stays prepared and is retried. */
+    static final long MARKER_DELIVERY_DEADLINE_MS = 20_000;
+
+    /**
      * @param io runs slot writes, queue and fence-log I/O, and the sweeps
      */
     public static TransactionServices create(TransactionSettings settings, TransactionStateStore store, MarkerQueue queue,
@@ -32,8 +42,10 @@ public record TransactionServices(TxnMarkerWriter markers, ProducerStateService 
                                              ProducerIdService producerIds, Clock clock, Scheduler scheduler, Executor io) {
         TxnMarkerWriter markers = new TxnMarkerWriter(topics, cluster, clock);
         ProducerStateService producers = new ProducerStateService(topics, cluster, fenceLog, clock, io);
+        PeerMarkerDelivery peers = new PeerMarkerDelivery(markers, queue, cluster, clock, scheduler, io,
+                MARKER_QUEUE_POLL_MS, MARKER_DELIVERY_DEADLINE_MS);
         TransactionCoordinatorService coordinator = new TransactionCoordinatorService(settings, store, topics, cluster,
-                producerIds, markers, queue, producers, clock, io, COORDINATOR_EPOCH);
+                producerIds, markers, peers, producers, clock, io, COORDINATOR_EPOCH);
         TxnSweeper sweeper = new TxnSweeper(coordinator, producers, markers, queue, fenceLog, cluster, settings, clock,
                 scheduler, io);
         return new TransactionServices(markers, producers, coordinator, sweeper);

@@ -1,7 +1,6 @@
 package io.kaas.application.txn;
 
 import io.kaas.application.port.in.ClusterUseCase;
-import io.kaas.application.port.out.MarkerQueue;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.topic.TopicPartition;
 import io.kaas.domain.txn.Transaction;
@@ -9,17 +8,14 @@ import io.kaas.domain.txn.TxnMarker;
 import io.kaas.domain.txn.TxnState;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Sees a prepared transaction's outcome through, from its durable dispatch set: a marker for every
- * recorded partition - appended here for partitions this broker leads (first, so a crash never
- * loses them), queued on the shared volume for the others - then the offset hook of every recorded
+ * recorded partition - appended here for partitions this broker leads, delivered through the marker
+ * queue to the others' leaders ({@link PeerMarkerDelivery}) - then the offset hook of every recorded
  * group. Idempotent: a retry re-places markers already placed (a second marker ends nothing) and
  * re-runs hooks already run (nothing left to move).
  */
@@ -27,9 +23,8 @@ final class TxnMarkerDispatcher {
     private static final Logger LOG = LoggerFactory.getLogger(TxnMarkerDispatcher.class);
 
     private final TxnMarkerWriter writer;
-    private final MarkerQueue queue;
+    private final PeerMarkerDelivery peers;
     private final ClusterUseCase cluster;
-    private final Executor io;
     private final int coordinatorEpoch;
     private volatile TransactionCoordinatorService.OffsetHook offsets = (group, pid, commit) -> CompletableFuture.completedFuture(null);
 
@@ -37,12 +32,11 @@ final class TxnMarkerDispatcher {
      * @param coordinatorEpoch written in every marker: kaas has no coordinator epoch apart from the
      *                         assignment, so it is constant for a standalone broker
      */
-    TxnMarkerDispatcher(TxnMarkerWriter writer, MarkerQueue queue, ClusterUseCase cluster, Executor io,
+    TxnMarkerDispatcher(TxnMarkerWriter writer, PeerMarkerDelivery peers, ClusterUseCase cluster,
                         int coordinatorEpoch) {
         this.writer = writer;
-        this.queue = queue;
+        this.peers = peers;
         this.cluster = cluster;
-        this.io = io;
         this.coordinatorEpoch = coordinatorEpoch;
     }
 
@@ -59,19 +53,18 @@ final class TxnMarkerDispatcher {
         TxnMarker marker = new TxnMarker(prepared.producerId(), prepared.producerEpoch(), coordinatorEpoch, commit);
         int self = cluster.self().id();
         List<CompletableFuture<Void>> local = new ArrayList<>();
-        Map<Integer, List<TopicPartition>> byPeer = new TreeMap<>();
+        List<TopicPartition> elsewhere = new ArrayList<>();
         for (TopicPartition tp : prepared.partitions()) {
-            int leader = cluster.leaderOf(tp.topic(), tp.partition());
-            if (leader == self) {
+            if (cluster.leaderOf(tp.topic(), tp.partition()) == self) {
                 local.add(writer.write(tp, marker).thenAccept(error -> check(prepared, tp, error)));
             } else {
-                byPeer.computeIfAbsent(leader, b -> new ArrayList<>()).add(tp);
+                elsewhere.add(tp);
             }
         }
+        if (!elsewhere.isEmpty()) {
+            local.add(peers.deliver(marker, elsewhere));
+        }
         return allOf(local)
-                .thenCompose(v -> CompletableFuture.runAsync(() -> byPeer.forEach((broker, partitions) ->
-                        queue.enqueue(broker, new MarkerQueue.QueuedMarkers(marker.producerId(), marker.producerEpoch(),
-                                coordinatorEpoch, commit, partitions))), io))
                 .thenCompose(v -> allOf(prepared.groups().stream()
                         .map(group -> offsets.complete(group, prepared.producerId(), commit)).toList()));
     }

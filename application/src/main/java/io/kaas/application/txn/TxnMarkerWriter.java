@@ -53,6 +53,15 @@ public final class TxnMarkerWriter implements WriteTxnMarkersUseCase {
                 partitionLog.appendQueue()).thenCompose(TxnMarkerWriter::durably);
     }
 
+    /**
+     * Whether a marker's answer leaves nothing to do: placed, the partition gone (Apache skips
+     * partitions without a leader), or a newer epoch already ended the producer's transaction there.
+     */
+    static boolean settled(KafkaError error) {
+        return error == KafkaError.NONE || error == KafkaError.UNKNOWN_TOPIC_OR_PARTITION
+                || error == KafkaError.INVALID_PRODUCER_EPOCH || error == KafkaError.TRANSACTION_COORDINATOR_FENCED;
+    }
+
     private static CompletableFuture<KafkaError> durably(AppendResult result) {
         if (result instanceof AppendResult.Appended appended) {
             return appended.durable().toCompletableFuture()

@@ -7,10 +7,10 @@ import io.kaas.application.port.out.ProducerFenceLog;
 import io.kaas.application.port.out.Scheduler;
 import io.kaas.application.producer.ProducerStateService;
 import io.kaas.application.task.PeriodicTask;
-import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.topic.TopicPartition;
 import io.kaas.domain.txn.TxnMarker;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -46,6 +46,7 @@ public final class TxnSweeper implements AutoCloseable {
     private final Executor io;
     private volatile PeriodicTask abortSweep;
     private volatile PeriodicTask expirySweep;
+    private volatile PeriodicTask queueWatch;
 
     public TxnSweeper(TransactionCoordinatorService coordinator, ProducerStateService producers, TxnMarkerWriter markers,
                       MarkerQueue queue, ProducerFenceLog fenceLog, ClusterUseCase cluster, TransactionSettings settings,
@@ -62,8 +63,10 @@ public final class TxnSweeper implements AutoCloseable {
         this.io = io;
     }
 
-    /** Queue entries being applied: producer id and epoch. */
+    /** Queue entries being applied, by key. */
     private final Set<String> applying = ConcurrentHashMap.newKeySet();
+    /** The partitions of each queued entry whose marker is placed, by key: not appended again. */
+    private final Map<String, Set<TopicPartition>> placed = new ConcurrentHashMap<>();
 
     public void start() {
         io.execute(coordinator::reconcile);
@@ -71,6 +74,15 @@ public final class TxnSweeper implements AutoCloseable {
                 this::sweep);
         expirySweep = PeriodicTask.start("the transactional-id expiry", scheduler, io,
                 settings.removeExpiredIntervalMs(), this::expire);
+    }
+
+    /**
+     * In a cluster: applies the markers peers queue for this broker every
+     * {@link TransactionServices#MARKER_QUEUE_POLL_MS}, since their coordinators wait for them.
+     */
+    public void watchMarkerQueue() {
+        queueWatch = PeriodicTask.start("the marker queue watch", scheduler, io, TransactionServices.MARKER_QUEUE_POLL_MS,
+                this::applyQueuedMarkers);
     }
 
     /** One pass of the frequent sweep. */
@@ -94,7 +106,9 @@ public final class TxnSweeper implements AutoCloseable {
     /**
      * Appends the markers peers queued for this broker's partitions and removes each entry once
      * every marker in it is durable (or has nothing left to mark). An entry still being applied by an
-     * earlier pass is left to it. Blocking (reads the queue): an I/O or control thread.
+     * earlier pass is left to it; a marker already placed is not appended again while others in its
+     * entry wait (for a partition this broker does not lead yet, say). Blocking (reads the queue): an
+     * I/O or control thread.
      */
     public void applyQueuedMarkers() {
         int self = cluster.self().id();
@@ -105,18 +119,25 @@ public final class TxnSweeper implements AutoCloseable {
             LOG.warn("cannot read the marker queue: {}", e.toString());
             return;
         }
+        placed.keySet().retainAll(entries.stream().map(MarkerQueue.QueuedMarkers::key).toList());
         for (MarkerQueue.QueuedMarkers entry : entries) {
-            String key = entry.producerId() + "/" + entry.producerEpoch();
+            String key = entry.key();
             if (!applying.add(key)) {
                 continue;
             }
+            Set<TopicPartition> done = placed.computeIfAbsent(key, k -> ConcurrentHashMap.newKeySet());
             TxnMarker marker = new TxnMarker(entry.producerId(), entry.producerEpoch(), entry.coordinatorEpoch(),
                     entry.commit());
-            List<CompletableFuture<KafkaError>> written = entry.partitions().stream()
-                    .map((TopicPartition tp) -> markers.write(tp, marker)).toList();
+            List<CompletableFuture<Void>> written = entry.partitions().stream().filter(tp -> !done.contains(tp))
+                    .map(tp -> markers.write(tp, marker).thenAccept(error -> {
+                        if (TxnMarkerWriter.settled(error)) {
+                            done.add(tp);
+                        }
+                    })).toList();
             CompletableFuture.allOf(written.toArray(CompletableFuture[]::new)).thenRunAsync(() -> {
-                if (written.stream().map(CompletableFuture::join).allMatch(TxnSweeper::nothingLeft)) {
-                    queue.remove(self, entry.producerId(), entry.producerEpoch());
+                if (done.containsAll(entry.partitions())) {
+                    queue.remove(self, entry);
+                    placed.remove(key);
                 }
             }, io).exceptionally(e -> {
                 LOG.warn("queued markers of producer {} not applied yet: {}", entry.producerId(), e.toString());
@@ -125,14 +146,9 @@ public final class TxnSweeper implements AutoCloseable {
         }
     }
 
-    private static boolean nothingLeft(KafkaError error) {
-        return error == KafkaError.NONE || error == KafkaError.UNKNOWN_TOPIC_OR_PARTITION
-                || error == KafkaError.INVALID_PRODUCER_EPOCH || error == KafkaError.TRANSACTION_COORDINATOR_FENCED;
-    }
-
     @Override
     public void close() {
-        for (PeriodicTask task : new PeriodicTask[] {abortSweep, expirySweep}) {
+        for (PeriodicTask task : new PeriodicTask[] {abortSweep, expirySweep, queueWatch}) {
             if (task != null) {
                 task.close();
             }

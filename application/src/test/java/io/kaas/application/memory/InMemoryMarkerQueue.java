@@ -5,14 +5,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** The marker queue in memory: entries by target broker, then by producer id and epoch. */
+/** The marker queue in memory: entries by target broker, then by key. */
 public final class InMemoryMarkerQueue implements MarkerQueue {
     private final Map<Integer, Map<String, QueuedMarkers>> queues = new ConcurrentHashMap<>();
 
     @Override
     public void enqueue(int targetBroker, QueuedMarkers markers) {
-        queues.computeIfAbsent(targetBroker, b -> new ConcurrentHashMap<>())
-                .put(key(markers.producerId(), markers.producerEpoch()), markers);
+        queues.computeIfAbsent(targetBroker, b -> new ConcurrentHashMap<>()).put(markers.key(), markers);
     }
 
     @Override
@@ -21,14 +20,15 @@ public final class InMemoryMarkerQueue implements MarkerQueue {
     }
 
     @Override
-    public void remove(int brokerId, long producerId, short producerEpoch) {
-        Map<String, QueuedMarkers> queue = queues.get(brokerId);
-        if (queue != null) {
-            queue.remove(key(producerId, producerEpoch));
-        }
+    public boolean isPending(int brokerId, QueuedMarkers markers) {
+        return queues.getOrDefault(brokerId, Map.of()).containsKey(markers.key());
     }
 
-    private static String key(long producerId, short producerEpoch) {
-        return producerId + "-" + producerEpoch;
+    @Override
+    public void remove(int brokerId, QueuedMarkers markers) {
+        Map<String, QueuedMarkers> queue = queues.get(brokerId);
+        if (queue != null) {
+            queue.remove(markers.key());
+        }
     }
 }

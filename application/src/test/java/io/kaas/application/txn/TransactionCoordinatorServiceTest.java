@@ -26,6 +26,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -235,20 +236,82 @@ class TransactionCoordinatorServiceTest {
     }
 
     @Test
-    void markersForPartitionsOtherBrokersLeadAreQueuedForThem() {
-        TxnFixture remote = new TxnFixture(cluster -> new Routing(cluster, 7));
+    void aTransactionOnPartitionsOtherBrokersLeadCompletesOnceTheyAppliedTheirMarkers() {
+        TxnFixture remote = new TxnFixture(cluster -> new Routing(cluster, new AtomicInteger(7)));
         InitProducerIdResult p = remote.init("tx");
         remote.add("tx", p, OUT0, OUT1);
 
-        assertThat(remote.end("tx", p, false)).isEqualTo(KafkaError.NONE);
+        CompletableFuture<KafkaError> ended = remote.coordinator().endTxn("tx", p.producerId(), p.producerEpoch(), false)
+                .toCompletableFuture();
+        remote.io.runAll();
 
-        assertThat(remote.queue.pending(7)).singleElement().satisfies(q -> {
-            assertThat(q.partitions()).containsExactly(OUT1);
-            assertThat(q.commit()).isFalse();
-            assertThat(q.producerEpoch()).isEqualTo(p.producerEpoch());
-        });
+        MarkerQueue.QueuedMarkers entry = remote.queue.pending(7).get(0);
+        assertThat(entry.partitions()).containsExactly(OUT1);
+        assertThat(entry.commit()).isFalse();
+        assertThat(entry.producerEpoch()).isEqualTo(p.producerEpoch());
         assertThat(remote.offsets(OUT0).highWatermark()).as("self-led: appended here").isEqualTo(1L);
-        assertThat(remote.offsets(OUT1).highWatermark()).isZero();
+        assertThat(ended).as("queued is not placed: the next transaction could overtake the marker").isNotDone();
+        assertThat(remote.state("tx")).isEqualTo("PrepareAbort");
+        assertThat(remote.add("tx", p, OUT1)).isEqualTo(KafkaError.CONCURRENT_TRANSACTIONS);
+
+        remote.queue.remove(7, entry); // broker 7 applied it
+        remote.scheduler.advance(TransactionServices.MARKER_QUEUE_POLL_MS);
+        remote.io.runAll();
+
+        assertThat(ended).isCompletedWithValue(KafkaError.NONE);
+        assertThat(remote.state("tx")).isEqualTo("CompleteAbort");
+    }
+
+    @Test
+    void aMarkerWhosePartitionMovesWhileItWaitsFollowsTheNewLeader() {
+        AtomicInteger leader = new AtomicInteger(7);
+        TxnFixture remote = new TxnFixture(cluster -> new Routing(cluster, leader));
+        InitProducerIdResult p = remote.init("tx");
+        remote.add("tx", p, OUT1);
+        remote.produce("tx", p, OUT1, 0, 2);
+        CompletableFuture<KafkaError> ended = remote.coordinator().endTxn("tx", p.producerId(), p.producerEpoch(), true)
+                .toCompletableFuture();
+        remote.io.runAll();
+        assertThat(remote.queue.pending(7)).hasSize(1);
+
+        leader.set(8);
+        remote.scheduler.advance(TransactionServices.MARKER_QUEUE_POLL_MS);
+        remote.io.runAll();
+        assertThat(remote.queue.pending(7)).as("replaced, not left to a broker that cannot apply it").isEmpty();
+        assertThat(remote.queue.pending(8)).singleElement()
+                .satisfies(q -> assertThat(q.partitions()).containsExactly(OUT1));
+        assertThat(ended).isNotDone();
+
+        leader.set(TxnFixture.BROKER_ID);
+        remote.scheduler.advance(TransactionServices.MARKER_QUEUE_POLL_MS);
+        remote.io.runAll();
+        remote.scheduler.advance(TransactionServices.MARKER_QUEUE_POLL_MS);
+        remote.io.runAll();
+
+        assertThat(remote.queue.pending(8)).isEmpty();
+        assertThat(remote.offsets(OUT1).highWatermark()).as("two records and the marker, written here").isEqualTo(3L);
+        remote.assertStable(OUT1);
+        assertThat(ended).isCompletedWithValue(KafkaError.NONE);
+    }
+
+    @Test
+    void aMarkerNobodyAppliesFailsRetriablyAndLeavesTheTransactionPrepared() {
+        TxnFixture remote = new TxnFixture(cluster -> new Routing(cluster, new AtomicInteger(7)));
+        InitProducerIdResult p = remote.init("tx");
+        remote.add("tx", p, OUT1);
+        CompletableFuture<KafkaError> ended = remote.coordinator().endTxn("tx", p.producerId(), p.producerEpoch(), true)
+                .toCompletableFuture();
+
+        for (long waited = 0; waited <= TransactionServices.MARKER_DELIVERY_DEADLINE_MS;
+             waited += TransactionServices.MARKER_QUEUE_POLL_MS) {
+            remote.io.runAll();
+            remote.scheduler.advance(TransactionServices.MARKER_QUEUE_POLL_MS);
+        }
+        remote.io.runAll();
+
+        assertThat(ended).isCompletedWithValue(KafkaError.COORDINATOR_NOT_AVAILABLE);
+        assertThat(remote.state("tx")).isEqualTo("PrepareCommit");
+        assertThat(remote.queue.pending(7)).as("still owed; the retry finds it").hasSize(1);
     }
 
     @Test
@@ -267,8 +330,34 @@ class TransactionCoordinatorServiceTest {
     }
 
     @Test
+    void aQueuedEntryWaitingForOneOfItsPartitionsDoesNotAppendTheOthersAgain() {
+        AtomicInteger leader = new AtomicInteger(7);
+        TxnFixture target = new TxnFixture(cluster -> new Routing(cluster, leader));
+        InitProducerIdResult p = target.init("tx");
+        target.add("tx", p, OUT0);
+        target.produce("tx", p, OUT0, 0, 1);
+        MarkerQueue.QueuedMarkers entry = new MarkerQueue.QueuedMarkers(p.producerId(), p.producerEpoch(), 0, true,
+                List.of(OUT0, OUT1));
+        target.queue.enqueue(TxnFixture.BROKER_ID, entry);
+
+        for (int pass = 0; pass < 3; pass++) {
+            target.txn.sweeper().applyQueuedMarkers();
+            target.io.runAll();
+        }
+        assertThat(target.offsets(OUT0).highWatermark()).as("one record, one marker").isEqualTo(2L);
+        assertThat(target.queue.pending(TxnFixture.BROKER_ID)).as("out-1 is not led here yet").containsExactly(entry);
+
+        leader.set(TxnFixture.BROKER_ID);
+        target.txn.sweeper().applyQueuedMarkers();
+        target.io.runAll();
+        assertThat(target.offsets(OUT0).highWatermark()).isEqualTo(2L);
+        assertThat(target.offsets(OUT1).highWatermark()).isEqualTo(1L);
+        assertThat(target.queue.pending(TxnFixture.BROKER_ID)).isEmpty();
+    }
+
+    @Test
     void idsOfSlotsAnotherBrokerCoordinatesAreNotCoordinator() {
-        TxnFixture elsewhere = new TxnFixture(cluster -> new Routing(cluster, -1));
+        TxnFixture elsewhere = new TxnFixture(cluster -> new Routing(cluster, new AtomicInteger(-1)));
 
         assertThat(elsewhere.settle(elsewhere.coordinator().initProducerId("tx", 60_000, null)).error())
                 .isEqualTo(KafkaError.NOT_COORDINATOR);
@@ -333,7 +422,7 @@ class TransactionCoordinatorServiceTest {
     }
 
     /** The standalone cluster, except that broker {@code other} leads partition 1 of every topic (or, -1: coordinates every slot). */
-    private record Routing(ClusterUseCase standalone, int other)
+    private record Routing(ClusterUseCase standalone, AtomicInteger other)
             implements ClusterUseCase {
         @Override
         public String clusterId() {
@@ -347,7 +436,7 @@ class TransactionCoordinatorServiceTest {
 
         @Override
         public List<Broker> brokers() {
-            return List.of(standalone.self(), new Broker(Math.abs(other), "peer", 9093));
+            return List.of(standalone.self(), new Broker(Math.abs(other.get()), "peer", 9093));
         }
 
         @Override
@@ -357,7 +446,7 @@ class TransactionCoordinatorServiceTest {
 
         @Override
         public int leaderOf(String topic, int partition) {
-            return other >= 0 && partition == 1 ? other : standalone.self().id();
+            return other.get() >= 0 && partition == 1 ? other.get() : standalone.self().id();
         }
 
         @Override
@@ -372,7 +461,7 @@ class TransactionCoordinatorServiceTest {
 
         @Override
         public Optional<Broker> transactionSlotCoordinator(int slot) {
-            return other < 0 ? Optional.of(new Broker(1, "peer", 9093)) : standalone.transactionSlotCoordinator(slot);
+            return other.get() < 0 ? Optional.of(new Broker(1, "peer", 9093)) : standalone.transactionSlotCoordinator(slot);
         }
     }
 }

@@ -164,7 +164,8 @@ class LocalClusterIT {
             try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(EmbeddedKaas.producerConfig(
                     cluster.bootstrapServers(), Map.of(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "across-brokers")))) {
                 producer.initTransactions();
-                for (String outcome : List.of("commit", "abort", "commit")) {
+                // Back to back, so each transaction's markers race the next one's records on the peers' partitions.
+                for (String outcome : List.of("commit", "abort", "commit", "abort", "abort", "commit", "abort", "commit")) {
                     producer.beginTransaction();
                     for (int i = 0; i < 60; i++) {
                         producer.send(new ProducerRecord<>(topic, i % PARTITIONS, outcome.getBytes(), ByteBuffer.allocate(4).putInt(i).array()));
@@ -172,6 +173,7 @@ class LocalClusterIT {
                     if (outcome.equals("commit")) {
                         producer.commitTransaction();
                     } else {
+                        producer.flush(); // on the brokers, so the abort has records to end
                         producer.abortTransaction();
                     }
                 }
@@ -185,12 +187,12 @@ class LocalClusterIT {
                 consumer.subscribe(List.of(topic));
                 await("the committed records, none of the aborted").atMost(CLUSTER_DEADLINE).until(() -> {
                     consumer.poll(Duration.ofMillis(200)).forEach(r -> read.add(new String(r.key())));
-                    return read.size() >= 120;
+                    return read.size() >= 240;
                 });
                 consumer.poll(Duration.ofMillis(500)).forEach(r -> read.add(new String(r.key())));
                 consumer.commitSync();
             }
-            assertThat(read).hasSize(120).containsOnly("commit");
+            assertThat(read).hasSize(240).containsOnly("commit");
 
             try (KafkaConsumer<byte[], byte[]> again = new KafkaConsumer<>(EmbeddedKaas.consumerConfig(
                     cluster.bootstrapServers(), merged(readCommitted, Map.of("group.id", "readers"))))) {
@@ -202,7 +204,7 @@ class LocalClusterIT {
                         });
                 again.poll(Duration.ofSeconds(1)).forEach(r -> read.add(new String(r.key())));
             }
-            assertThat(read).as("nothing read twice").hasSize(120);
+            assertThat(read).as("nothing read twice").hasSize(240);
         }
     }
 

@@ -71,6 +71,14 @@ public final class JsonFiles {
         }
     }
 
+    public boolean exists(Path file) {
+        try {
+            return fs.exists(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot stat " + file, e);
+        }
+    }
+
     public boolean isDirectory(Path path) {
         try {
             return fs.isDirectory(path);

@@ -1,18 +1,14 @@
 package io.kaas.adapter.fs;
 
 import io.kaas.application.port.out.MarkerQueue;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
- * The marker queue, {@code __cluster/marker_queue/to-<broker>/<pid>-<epoch>.json}: the coordinator
- * writes an entry atomically for each broker leading some of its transaction's partitions; the
- * target applies it and deletes it. Named by producer and epoch, so a retried dispatch overwrites.
+ * The marker queue, {@code __cluster/marker_queue/to-<broker>/<key>.json}: the coordinator writes
+ * an entry atomically for each broker leading some of its transaction's partitions; the target
+ * applies it and deletes it, which tells the coordinator the markers are placed.
  */
 public final class JsonMarkerQueue implements MarkerQueue {
     private static final String SUFFIX = ".json";
@@ -27,7 +23,7 @@ public final class JsonMarkerQueue implements MarkerQueue {
 
     @Override
     public void enqueue(int targetBroker, QueuedMarkers markers) {
-        files.write(file(targetBroker, markers.producerId(), markers.producerEpoch()), markers);
+        files.write(file(targetBroker, markers), markers);
     }
 
     @Override
@@ -43,11 +39,16 @@ public final class JsonMarkerQueue implements MarkerQueue {
     }
 
     @Override
-    public void remove(int brokerId, long producerId, short producerEpoch) {
-        files.delete(file(brokerId, producerId, producerEpoch));
+    public boolean isPending(int brokerId, QueuedMarkers markers) {
+        return files.exists(file(brokerId, markers));
     }
 
-    private Path file(int brokerId, long producerId, short producerEpoch) {
-        return layout.markerQueue(brokerId).resolve(producerId + "-" + producerEpoch + SUFFIX);
+    @Override
+    public void remove(int brokerId, QueuedMarkers markers) {
+        files.delete(file(brokerId, markers));
+    }
+
+    private Path file(int brokerId, QueuedMarkers markers) {
+        return layout.markerQueue(brokerId).resolve(markers.key() + SUFFIX);
     }
 }

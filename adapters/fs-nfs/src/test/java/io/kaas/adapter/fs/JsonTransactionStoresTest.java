@@ -67,11 +67,13 @@ class JsonTransactionStoresTest {
     }
 
     @Test
-    void theMarkerQueueIsOneFilePerProducerAndEpochPerTarget() {
+    void theMarkerQueueIsOneFilePerEntryPerTargetNamedByItsContent() {
         JsonMarkerQueue queue = new JsonMarkerQueue(new DataLayout(data), JSON);
-        QueuedMarkers first = new QueuedMarkers(7L, (short) 1, 0, true, List.of(new TopicPartition("out", 0)));
+        QueuedMarkers first = new QueuedMarkers(7L, (short) 1, 0, true,
+                List.of(new TopicPartition("out", 2), new TopicPartition("out", 0)));
         QueuedMarkers retried = new QueuedMarkers(7L, (short) 1, 0, true,
                 List.of(new TopicPartition("out", 0), new TopicPartition("out", 2)));
+        QueuedMarkers rest = new QueuedMarkers(7L, (short) 1, 0, true, List.of(new TopicPartition("out", 2)));
         QueuedMarkers other = new QueuedMarkers(8L, (short) 0, 0, false, List.of(new TopicPartition("x", 1)));
 
         queue.enqueue(2, first);
@@ -79,10 +81,15 @@ class JsonTransactionStoresTest {
         queue.enqueue(2, other);
         queue.enqueue(3, other);
 
-        assertThat(data.resolve("__cluster/marker_queue/to-2/7-1.json")).exists();
+        assertThat(retried.key()).as("the same content, in any order, is the same entry").isEqualTo(first.key())
+                .startsWith("7-1-").isNotEqualTo(rest.key());
+        assertThat(data.resolve("__cluster/marker_queue/to-2/" + first.key() + ".json")).exists();
         assertThat(queue.pending(2)).containsExactlyInAnyOrder(retried, other);
-        queue.remove(2, 7L, (short) 1);
-        queue.remove(2, 99L, (short) 0);
+        assertThat(queue.isPending(2, first)).isTrue();
+        assertThat(queue.isPending(2, rest)).isFalse();
+        queue.remove(2, first);
+        queue.remove(2, rest);
+        assertThat(queue.isPending(2, first)).isFalse();
         assertThat(queue.pending(2)).containsExactly(other);
         assertThat(queue.pending(3)).containsExactly(other);
         assertThat(queue.pending(4)).isEmpty();

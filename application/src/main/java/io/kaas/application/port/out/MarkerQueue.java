@@ -1,14 +1,19 @@
 package io.kaas.application.port.out;
 
 import io.kaas.domain.topic.TopicPartition;
+import java.nio.charset.StandardCharsets;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Collectors;
+import java.util.zip.CRC32;
 
 /**
  * Transaction markers owed to partitions another broker leads, as files on the shared volume,
- * {@code __cluster/marker_queue/to-<broker>/<pid>-<epoch>.json}, instead of Apache's
- * WriteTxnMarkers RPC between brokers. A durably enqueued entry counts as a placed marker: the
- * target applies it and removes the file. Entries are named by producer and epoch, so a retried
- * dispatch overwrites rather than piles up. Every method may block on I/O.
+ * {@code __cluster/marker_queue/to-<broker>/<key>.json}, instead of Apache's WriteTxnMarkers RPC
+ * between brokers. The target appends every marker of an entry, then removes it; the coordinator
+ * counts the markers placed only once the entry is gone. An entry's key is derived from its
+ * content, so a retried dispatch overwrites rather than piles up, and an entry rewritten with other
+ * partitions is a different file. Every method may block on I/O.
  */
 public interface MarkerQueue {
 
@@ -18,14 +23,27 @@ public interface MarkerQueue {
     /** The entries waiting for {@code brokerId}. */
     List<QueuedMarkers> pending(int brokerId);
 
-    /** Removes an applied entry; a missing one is not an error. */
-    void remove(int brokerId, long producerId, short producerEpoch);
+    /** Whether the entry still waits for {@code brokerId}, not yet applied and removed. */
+    boolean isPending(int brokerId, QueuedMarkers markers);
+
+    /** Removes an entry; a missing one is not an error. */
+    void remove(int brokerId, QueuedMarkers markers);
 
     /** The markers of one transaction for the partitions one broker leads. */
     record QueuedMarkers(long producerId, short producerEpoch, int coordinatorEpoch, boolean commit,
                          List<TopicPartition> partitions) {
         public QueuedMarkers {
-            partitions = List.copyOf(partitions);
+            partitions = partitions.stream().sorted(Comparator.comparing(TopicPartition::topic)
+                    .thenComparingInt(TopicPartition::partition)).distinct().toList();
+        }
+
+        /** The entry's name, the same wherever it is computed: producer, epoch and a checksum of the rest. */
+        public String key() {
+            CRC32 crc = new CRC32();
+            String content = commit + ":" + coordinatorEpoch + ":" + partitions.stream()
+                    .map(tp -> tp.topic() + "/" + tp.partition()).collect(Collectors.joining(","));
+            crc.update(content.getBytes(StandardCharsets.UTF_8));
+            return producerId + "-" + producerEpoch + "-" + Long.toHexString(crc.getValue());
         }
     }
 }
