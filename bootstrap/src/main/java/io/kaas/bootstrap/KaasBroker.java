@@ -22,6 +22,7 @@ import io.kaas.application.cluster.BrokerSettings;
 import io.kaas.application.cluster.MetadataService;
 import io.kaas.application.cluster.PartitionLeadershipService;
 import io.kaas.application.cluster.StandaloneCluster;
+import io.kaas.application.cluster.WriteFence;
 import io.kaas.application.fetch.FetchPurgatory;
 import io.kaas.application.fetch.FetchService;
 import io.kaas.application.fetch.ListOffsetsService;
@@ -200,7 +201,8 @@ public final class KaasBroker implements AutoCloseable {
         try {
             server = KafkaServer.start(wire, KafkaApis.registry(new UseCases(
                     new ProduceService(topics, clock, scheduler,
-                            config.transactions().partitionVerification() ? verifier : null),
+                            config.transactions().partitionVerification() ? verifier : null,
+                            runtime.map(ClusterRuntime::writeFence).orElse(WriteFence.OPEN)),
                     new FetchService(topics, purgatory, scheduler, io),
                     new ListOffsetsService(topics, io),
                     new MetadataService(topics, cluster, settings, io),

@@ -54,16 +54,17 @@ class ConsumerGroupCommandIT {
 
             assertThat(tool("--list")).contains("tool-group");
 
-            String describe = tool("--describe", "--group", "tool-group");
+            // The tool waits 5 s by default for a group to describe: too short on a loaded 2-core CI machine.
+            String describe = tool("--describe", "--group", "tool-group", "--timeout", "30000");
             List<String> rows = rows(describe, "tool-topic");
-            assertThat(rows).hasSize(2).allSatisfy(row -> {
+            assertThat(rows).as(describe).hasSize(2).allSatisfy(row -> {
                 assertThat(row).contains(consumer.memberId(), "/127.0.0.1", "consumer-tool-group");
                 assertThat(columns(row).get(5)).as("lag").isEqualTo("0");
             });
-            assertThat(tool("--describe", "--group", "tool-group", "--state")).contains("Stable", "range");
+            assertThat(tool("--describe", "--group", "tool-group", "--state", "--timeout", "30000")).contains("Stable", "range");
         }
 
-        String idle = tool("--describe", "--group", "tool-group");
+        String idle = tool("--describe", "--group", "tool-group", "--timeout", "30000");
         assertThat(idle).contains("Consumer group 'tool-group' has no active members.");
 
         String reset = tool("--reset-offsets", "--to-earliest", "--execute", "--group", "tool-group", "--topic", "tool-topic");

@@ -50,6 +50,8 @@ public final class ClusterController {
     /** When this broker last won the Lease: Kubernetes readiness stands in for heartbeats for a while after. */
     private long wonAtMs = Long.MIN_VALUE;
     private boolean apiServerDown;
+    /** Computed each round, see {@link #followedWithin}. */
+    private volatile long oldestFollowerBeatMs = Long.MIN_VALUE;
 
     /**
      * @param topics             every topic and its partition count, as the catalog has them now
@@ -76,12 +78,24 @@ public final class ClusterController {
         beats.put(beat.brokerId(), new Heartbeat(beat.brokerId(), beat.healthy(), beat.draining(), clock.nowMs()));
     }
 
+    /**
+     * Whether this broker wrote the assignment in force and every other broker it counts alive beat
+     * here within {@code withinMs}: they all still take it for their controller, so none has found
+     * another to count it dead - which holds even while the API server is gone and the Lease cannot
+     * be renewed. A broker that finds a new controller stops beating here. Cheap: the Produce path asks.
+     */
+    public boolean followedWithin(long withinMs) {
+        long oldest = oldestFollowerBeatMs;
+        return oldest != Long.MIN_VALUE && clock.nowMs() - oldest < withinMs;
+    }
+
     /** One round: the election, then the recompute while holding the Lease. */
     public void tick() {
         Assignment current = assignments.read().orElse(null);
         if (current != null) {
             lease.noteEpoch(current.controllerEpoch());
         }
+        oldestFollowerBeatMs = oldestFollowerBeat(current);
         ControllerLease.View view;
         try {
             view = lease.tick();
@@ -138,6 +152,20 @@ public final class ClusterController {
             }
         }
         return all;
+    }
+
+    private long oldestFollowerBeat(Assignment current) {
+        if (current == null || current.controllerId() != self) {
+            return Long.MIN_VALUE;
+        }
+        long oldest = Long.MAX_VALUE;
+        for (int broker : current.alive()) {
+            if (broker != self) {
+                Heartbeat beat = beats.get(broker);
+                oldest = Math.min(oldest, beat == null ? Long.MIN_VALUE : beat.receivedMs());
+            }
+        }
+        return oldest == Long.MAX_VALUE ? clock.nowMs() : oldest; // alone: nobody else could count it dead
     }
 
     /** A draining controller hands the Lease over, keeping the epoch. */

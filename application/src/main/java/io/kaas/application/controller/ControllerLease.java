@@ -25,7 +25,9 @@ public final class ControllerLease {
     private final int durationSeconds;
 
     private volatile Optional<Lease> observed = Optional.empty();
-    private long observedSinceMs;
+    private volatile long observedSinceMs;
+    /** When a round last read the Lease from the API server. */
+    private volatile long readAtMs = Long.MIN_VALUE;
     /** When this broker last stored the Lease as its holder; it holds it until then + duration. */
     private volatile long heldSinceRenewMs = Long.MIN_VALUE;
     private volatile long highestEpoch;
@@ -54,6 +56,7 @@ public final class ControllerLease {
     public View tick() {
         long now = clock.nowMs();
         Optional<Lease> current = store.read();
+        readAtMs = now;
         noteObserved(current, now);
         Lease lease = current.orElse(null);
         if (lease != null && lease.holder().equals(self)) {
@@ -90,6 +93,18 @@ public final class ControllerLease {
      */
     public boolean holds() {
         return heldSinceRenewMs != Long.MIN_VALUE && clock.nowMs() - heldSinceRenewMs < durationSeconds * 800L;
+    }
+
+    /**
+     * Whether a round read the Lease within the last {@code withinMs} and saw it unchanged for longer
+     * than its holder acts on it (four fifths of its duration): no controller is acting, and none can
+     * until a new one takes the Lease.
+     */
+    public boolean seenAbandoned(long withinMs) {
+        long now = clock.nowMs();
+        Optional<Lease> lease = observed;
+        return readAtMs != Long.MIN_VALUE && now - readAtMs < withinMs && lease.isPresent()
+                && now - observedSinceMs >= lease.get().durationSeconds() * 800L;
     }
 
     /** Notes an epoch seen elsewhere (the assignment on the volume): the Lease is never taken at or below it. */

@@ -1,5 +1,6 @@
 package io.kaas.application.produce;
 
+import io.kaas.application.cluster.WriteFence;
 import io.kaas.application.log.AppendQueue;
 import io.kaas.application.log.AppendResult;
 import io.kaas.application.log.PartitionLog;
@@ -40,18 +41,24 @@ public final class ProduceService implements ProduceUseCase {
     private final Clock clock;
     private final Scheduler scheduler;
     private final TransactionVerifier verifier;
+    private final WriteFence fence;
 
     /** Without transaction verification ({@code transaction.partition.verification.enable=false}). */
     public ProduceService(TopicService topics, Clock clock, Scheduler scheduler) {
-        this(topics, clock, scheduler, null);
+        this(topics, clock, scheduler, null, WriteFence.OPEN);
     }
 
-    /** @param verifier asks transaction coordinators about transactional batches; null turns verification off */
-    public ProduceService(TopicService topics, Clock clock, Scheduler scheduler, TransactionVerifier verifier) {
+    /**
+     * @param verifier asks transaction coordinators about transactional batches; null turns verification off
+     * @param fence    refuses writes while this broker is cut off from its controller (the self-fence)
+     */
+    public ProduceService(TopicService topics, Clock clock, Scheduler scheduler, TransactionVerifier verifier,
+                          WriteFence fence) {
         this.topics = topics;
         this.clock = clock;
         this.scheduler = scheduler;
         this.verifier = verifier;
+        this.fence = fence;
     }
 
     @Override
@@ -73,10 +80,11 @@ public final class ProduceService implements ProduceUseCase {
             return CompletableFuture.completedFuture(refused);
         }
         long now = clock.nowMs();
+        boolean fenced = fence.fenced();
         List<CompletableFuture<CompletableFuture<PartitionResult>>> appended = new ArrayList<>(command.partitions().size());
         List<AppendQueue> turns = new ArrayList<>(command.partitions().size());
         for (PartitionRecords p : command.partitions()) {
-            appended.add(appendOne(command.transactionalId(), p, now, acks == -1, turns));
+            appended.add(appendOne(command.transactionalId(), p, now, acks == -1, fenced, turns));
         }
         AppendQueue.runTurns(turns); // one hand-off to the I/O threads for the whole request
         List<CompletableFuture<PartitionResult>> results = appended.stream()
@@ -105,10 +113,10 @@ public final class ProduceService implements ProduceUseCase {
      */
     private CompletableFuture<CompletableFuture<PartitionResult>> appendOne(String transactionalId, PartitionRecords p,
                                                                             long now, boolean waitDurable,
-                                                                            List<AppendQueue> turns) {
+                                                                            boolean fenced, List<AppendQueue> turns) {
         Optional<PartitionLog> log = topics.log(p.partition());
         Optional<TopicConfig> config = topics.config(p.partition().topic());
-        if (log.isEmpty() || config.isEmpty()) {
+        if (log.isEmpty() || config.isEmpty() || fenced) {
             KafkaError error = topics.notServedHere(p.partition());
             return failed(p, error, error == KafkaError.NOT_LEADER_OR_FOLLOWER ? "This is not the correct leader for "
                     + p.partition() + "." : "This server does not host this topic-partition.");

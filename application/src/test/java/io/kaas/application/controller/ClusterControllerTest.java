@@ -80,6 +80,29 @@ class ClusterControllerTest {
     }
 
     @Test
+    void theControllerIsFollowedWhileEveryBrokerItCountsAliveBeatsIt() {
+        seconds(5, brokers);
+        Broker controller = brokers.stream().filter(b -> b.lease.holds()).findFirst().orElseThrow();
+        Broker other = brokers.stream().filter(b -> b != controller).findFirst().orElseThrow();
+        assertThat(controller.controller.followedWithin(BEAT_TIMEOUT_MS)).isTrue();
+        assertThat(other.controller.followedWithin(BEAT_TIMEOUT_MS)).as("it wrote no assignment").isFalse();
+
+        // One broker stops beating (it found another controller, or died): the controller is no longer
+        // sure nobody else counts it, until it has written that broker dead itself.
+        List<Broker> rest = brokers.stream().filter(b -> b != other).toList();
+        for (int i = 0; i < 3; i++) {
+            controller.controller.onBeat(new Beat(rest.stream().filter(b -> b != controller).findFirst().orElseThrow().id,
+                    true, false));
+            clock.advance(1_000);
+        }
+        controller.controller.tick();
+        assertThat(assignments.read().orElseThrow().alive()).doesNotContain(other.id);
+        assertThat(controller.controller.followedWithin(BEAT_TIMEOUT_MS)).isFalse();
+        controller.controller.tick(); // the next round reads the assignment without the dead broker
+        assertThat(controller.controller.followedWithin(BEAT_TIMEOUT_MS)).isTrue();
+    }
+
+    @Test
     void theFirstControllerSpreadsThePartitionsOverTheReadyBrokersBeforeAnyHeartbeat() {
         brokers.get(0).round();
 

@@ -2,6 +2,7 @@ package io.kaas.application.produce;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kaas.application.cluster.WriteFence;
 import io.kaas.application.fake.TestBroker;
 import io.kaas.application.port.in.ProduceUseCase.Command;
 import io.kaas.application.port.in.ProduceUseCase.PartitionRecords;
@@ -28,7 +29,8 @@ class ProduceVerificationTest {
 
     private final TestBroker broker = new TestBroker();
     private final SlowVerifier verifier = new SlowVerifier();
-    private final ProduceService produce = new ProduceService(broker.topics, broker.clock, broker.scheduler, verifier);
+    private final ProduceService produce = new ProduceService(broker.topics, broker.clock, broker.scheduler, verifier,
+            WriteFence.OPEN);
 
     ProduceVerificationTest() {
         broker.create("t", 1);

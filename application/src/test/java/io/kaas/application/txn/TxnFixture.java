@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.application.cluster.BrokerSettings;
 import io.kaas.application.cluster.StandaloneCluster;
+import io.kaas.application.cluster.WriteFence;
 import io.kaas.application.fake.ManualClock;
 import io.kaas.application.fake.ManualScheduler;
 import io.kaas.application.fake.QueuedExecutor;
@@ -84,7 +85,7 @@ final class TxnFixture {
                 UUID::randomUUID, txn.coordinator());
         txn.bindGroups(groups);
         txn.coordinator().load();
-        produce = new ProduceService(topics, clock, scheduler, txn.coordinator());
+        produce = new ProduceService(topics, clock, scheduler, txn.coordinator(), WriteFence.OPEN);
     }
 
     void create(String topic, int partitions) {

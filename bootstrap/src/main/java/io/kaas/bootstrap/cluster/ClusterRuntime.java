@@ -13,7 +13,9 @@ import io.kaas.adapter.k8s.KubernetesLeaseStore;
 import io.kaas.application.cluster.AssignedCluster;
 import io.kaas.application.cluster.AssignmentFollower;
 import io.kaas.application.cluster.ClusterMember;
+import io.kaas.application.cluster.ControllerContactFence;
 import io.kaas.application.cluster.TakeoverDriver;
+import io.kaas.application.cluster.WriteFence;
 import io.kaas.application.controller.ClusterController;
 import io.kaas.application.controller.ControllerLease;
 import io.kaas.application.port.in.ClusterUseCase;
@@ -62,10 +64,11 @@ public final class ClusterRuntime implements AutoCloseable {
     private final Object roundEnded = new Object();
     private final Clock clock;
     private ClusterMember member;
+    private volatile ClusterController controller;
     private volatile BooleanSupplier healthy = () -> true;
     private TakeoverDriver takeovers;
     private volatile HeartbeatTransport.Server heartbeatServer;
-    private HeartbeatTransport.Client toController;
+    private volatile HeartbeatTransport.Client toController;
     private String dialedController = "";
 
     private ClusterRuntime(ClusterSettings settings, int brokerId, KubernetesClient kubernetes,
@@ -116,6 +119,17 @@ public final class ClusterRuntime implements AutoCloseable {
         return cluster;
     }
 
+    /** The self-fence Produce asks: refuses writes once the controller has not heard this broker for the heartbeat timeout. */
+    public WriteFence writeFence() {
+        return new ControllerContactFence(lease, withinMs -> {
+            HeartbeatTransport.Client client = toController;
+            return client != null && client.acknowledgedWithin(withinMs);
+        }, withinMs -> {
+            ClusterController running = controller;
+            return running != null && running.followedWithin(withinMs);
+        }, settings.heartbeatTimeoutMs());
+    }
+
     /**
      * The second step: joins the cluster. The heartbeat server starts, the registry watch starts, and
      * the control thread runs its rounds.
@@ -126,7 +140,7 @@ public final class ClusterRuntime implements AutoCloseable {
     public void start(TopicService topics, BooleanSupplier healthy, Runnable coordinatorsFollow) {
         this.healthy = healthy;
         takeovers = new TakeoverDriver(topics, brokerId);
-        ClusterController controller = new ClusterController(lease, assignments, registry, () -> partitionCounts(topics),
+        controller = new ClusterController(lease, assignments, registry, () -> partitionCounts(topics),
                 clock, brokerId, settings.heartbeatTimeoutMs(), healthy, draining::get, this::pushAssignment);
         member = new ClusterMember(controller, topics, follower, takeovers, coordinatorsFollow);
         heartbeatServer = transport.serve(controller::onBeat);

@@ -96,13 +96,24 @@ class LocalClusterIT {
             String topic = "failover";
             int oldController;
             long oldEpoch;
+            int survivorsPartition;
             try (Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()))) {
                 createSpread(admin, topic);
                 oldController = admin.describeCluster().controller().get(10, TimeUnit.SECONDS).id();
                 oldEpoch = assignment(cluster).get("controllerEpoch").asLong();
+                survivorsPartition = describe(admin, topic).partitions().stream()
+                        .filter(p -> p.leader().id() != oldController).findFirst().orElseThrow().partition();
             }
 
+            long pausedAt = System.nanoTime();
             cluster.signal(oldController, "STOP"); // a GC pause, or a partition from the API server: it stops renewing
+            // The self-fence: past the heartbeat timeout (3 s) without the controller's ack, a broker refuses writes,
+            // since a live controller would count it dead now; once the Lease has gone unrenewed for longer than a
+            // holder acts on it (8 s), nobody can be moving partitions, and it serves again until a new one wins.
+            Map<Long, String> outcomes = writesBetween(cluster.bootstrapServersWithout(oldController), topic,
+                    survivorsPartition, pausedAt, 4_000, 6_500);
+            assertThat(outcomes).as("writes to a partition led by a broker the controller no longer acknowledges")
+                    .isNotEmpty().allSatisfy((atMs, outcome) -> assertThat(outcome).isEqualTo("NotLeaderOrFollowerException"));
             try (Admin survivors = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServersWithout(oldController)))) {
                 await("another broker takes the Lease and moves the paused one's partitions").atMost(CLUSTER_DEADLINE)
                         .ignoreExceptions().untilAsserted(() -> {
@@ -304,6 +315,41 @@ class LocalClusterIT {
             });
         }
         return read;
+    }
+
+    /**
+     * Sends one record at a time, without retries, to {@code partition} from {@code fromMs} to
+     * {@code toMs} after {@code sinceNanos}: each attempt's time and outcome ("ok" or the error's class).
+     */
+    private static Map<Long, String> writesBetween(String bootstrap, String topic, int partition, long sinceNanos,
+                                                   long fromMs, long toMs) throws Exception {
+        Map<Long, String> outcomes = new TreeMap<>();
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(EmbeddedKaas.producerConfig(bootstrap, Map.of(
+                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false,
+                ProducerConfig.RETRIES_CONFIG, 0, ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 1_000,
+                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 1_500, ProducerConfig.LINGER_MS_CONFIG, 0)))) {
+            producer.partitionsFor(topic); // metadata first, so the window measures the broker, not the client
+            await().pollDelay(Duration.ZERO).atMost(Duration.ofMillis(fromMs + 30_000))
+                    .until(() -> elapsedMs(sinceNanos) >= fromMs);
+            while (elapsedMs(sinceNanos) < toMs) {
+                long at = elapsedMs(sinceNanos);
+                String outcome;
+                try {
+                    producer.send(new ProducerRecord<>(topic, partition, null, "fence-probe".getBytes())).get(3, TimeUnit.SECONDS);
+                    outcome = "ok";
+                } catch (java.util.concurrent.ExecutionException e) {
+                    outcome = e.getCause().getClass().getSimpleName();
+                }
+                if (elapsedMs(sinceNanos) < toMs) {
+                    outcomes.put(at, outcome);
+                }
+            }
+        }
+        return outcomes;
+    }
+
+    private static long elapsedMs(long sinceNanos) {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sinceNanos);
     }
 
     private static TopicDescription describe(Admin admin, String topic) throws Exception {

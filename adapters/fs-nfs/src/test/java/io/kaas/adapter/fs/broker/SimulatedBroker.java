@@ -12,6 +12,7 @@ import io.kaas.adapter.fs.JsonTopicStore;
 import io.kaas.adapter.fs.JsonTransactionStateStore;
 import io.kaas.application.cluster.BrokerSettings;
 import io.kaas.application.cluster.StandaloneCluster;
+import io.kaas.application.cluster.WriteFence;
 import io.kaas.application.fetch.FetchPurgatory;
 import io.kaas.application.fetch.FetchService;
 import io.kaas.application.fetch.ListOffsetsService;
@@ -143,7 +144,7 @@ final class SimulatedBroker {
                 retention::close, engine::close);
         return new SimulatedBroker(clusterId, engine, topics,
                 new ConfigService(topics, brokerConfigs, BROKER_ID),
-                new ProduceService(topics, clock, scheduler, transactions.coordinator()), // partition verification on
+                new ProduceService(topics, clock, scheduler, transactions.coordinator(), WriteFence.OPEN), // partition verification on
                 new FetchService(topics, purgatory, scheduler, io),
                 new ListOffsetsService(topics, io),
                 producerIds, transactions, groups, stopSequence);

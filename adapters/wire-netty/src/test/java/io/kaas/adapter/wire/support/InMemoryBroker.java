@@ -7,6 +7,7 @@ import io.kaas.application.cluster.BrokerSettings;
 import io.kaas.application.cluster.MetadataService;
 import io.kaas.application.cluster.PartitionLeadershipService;
 import io.kaas.application.cluster.StandaloneCluster;
+import io.kaas.application.cluster.WriteFence;
 import io.kaas.application.fake.ManualClock;
 import io.kaas.application.fake.ManualScheduler;
 import io.kaas.application.fetch.FetchPurgatory;
@@ -96,7 +97,7 @@ public final class InMemoryBroker {
         transactions.bindGroups(groups);
         transactions.coordinator().load(); // no sweeper: tests that need its passes run them by hand
         useCases = new UseCases(
-                new ProduceService(topics, clock, scheduler, transactions.coordinator()),
+                new ProduceService(topics, clock, scheduler, transactions.coordinator(), WriteFence.OPEN),
                 new FetchService(topics, purgatory, scheduler, Runnable::run),
                 new ListOffsetsService(topics, Runnable::run),
                 new MetadataService(topics, cluster, settings, Runnable::run),
