@@ -98,7 +98,7 @@ public final class ClusterController {
         oldestFollowerBeatMs = oldestFollowerBeat(current);
         ControllerLease.View view;
         try {
-            view = lease.tick();
+            view = selfDraining.getAsBoolean() ? lease.stepAside() : lease.tick();
             if (apiServerDown) {
                 LOG.info("the API server answers again; controller lease held by '{}' at epoch {}", view.holder(), view.epoch());
                 apiServerDown = false;

@@ -73,17 +73,36 @@ public final class ControllerLease {
         return view();
     }
 
+    /**
+     * A round of a draining broker: it must not take the Lease (nor keep it), or it would go on
+     * controlling and pinning itself alive while it waits for its partitions to move away. Gives the
+     * Lease up if it holds it, and otherwise only watches.
+     */
+    public View stepAside() {
+        long now = clock.nowMs();
+        Optional<Lease> current = store.read();
+        readAtMs = now;
+        noteObserved(current, now);
+        if (current.isPresent() && current.get().holder().equals(self)) {
+            free(current.get(), now); // compare-and-set on the version just read: safe whether or not it still holds
+        }
+        return view();
+    }
+
     /** Gives the Lease up (a draining controller), keeping its epoch so the fence never rewinds. */
     public void release() {
         Optional<Lease> current = observed;
         if (holds() && current.isPresent()) {
-            Lease lease = current.get();
-            long now = clock.nowMs();
-            if (write(current, new Lease("", lease.transitions(), durationSeconds, lease.acquireTimeMs(), now, null), now)) {
-                LOG.info("controller lease released by {} at epoch {}", self, lease.transitions());
-            }
-            heldSinceRenewMs = Long.MIN_VALUE;
+            free(current.get(), clock.nowMs());
         }
+    }
+
+    private void free(Lease lease, long now) {
+        if (write(Optional.of(lease), new Lease("", lease.transitions(), durationSeconds, lease.acquireTimeMs(), now, null),
+                now)) {
+            LOG.info("controller lease released by {} at epoch {}", self, lease.transitions());
+        }
+        heldSinceRenewMs = Long.MIN_VALUE;
     }
 
     /**

@@ -125,4 +125,15 @@ class ControllerLeaseTest {
         store.unreachable(false);
         assertThat(kaas0.tick()).as("nobody took it meanwhile: it renews").isEqualTo(new ControllerLease.View("kaas-0", 1, true));
     }
+
+    @Test
+    void aDrainingBrokerGivesTheLeaseUpAndNeverTakesItBack() {
+        kaas0.tick();
+        assertThat(kaas0.stepAside()).isEqualTo(new ControllerLease.View("", 1, false));
+        assertThat(kaas0.holds()).isFalse();
+
+        clock.advance(DURATION_S * 2_000L);
+        assertThat(kaas0.stepAside().holder()).as("free for others, not for the draining broker").isEmpty();
+        assertThat(kaas1.tick()).isEqualTo(new ControllerLease.View("kaas-1", 2, true));
+    }
 }

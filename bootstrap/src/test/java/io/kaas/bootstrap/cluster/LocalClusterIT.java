@@ -15,8 +15,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
@@ -219,6 +224,59 @@ class LocalClusterIT {
         }
     }
 
+    @Test
+    void aRollingRestartUnderSteadyProductionLosesNothingAndRaisesNoClientError() throws Exception {
+        try (LocalCluster cluster = LocalCluster.start(3, dir.resolve("cluster"));
+             Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()))) {
+            String topic = "rolling";
+            createSpread(admin, topic);
+            Map<Integer, Integer> acknowledged = new ConcurrentHashMap<>();
+            List<Exception> errors = new CopyOnWriteArrayList<>();
+            Semaphore inFlight = new Semaphore(2); // steady, not flat out: paced by the acknowledgements
+            AtomicBoolean producing = new AtomicBoolean(true);
+            int total;
+            long startedAt = System.nanoTime();
+            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(EmbeddedKaas.producerConfig(
+                    cluster.bootstrapServers(), Map.of(ProducerConfig.ACKS_CONFIG, "all",
+                            ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true, ProducerConfig.LINGER_MS_CONFIG, 5,
+                            ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 120_000)))) {
+                CompletableFuture<Integer> steady = CompletableFuture.supplyAsync(() -> {
+                    int seq = 0;
+                    for (; producing.get(); seq++) {
+                        inFlight.acquireUninterruptibly();
+                        int s = seq;
+                        producer.send(new ProducerRecord<>(topic, s % PARTITIONS, null, ByteBuffer.allocate(4).putInt(s).array()),
+                                (metadata, error) -> {
+                                    inFlight.release();
+                                    if (error == null) {
+                                        acknowledged.put(s, s % PARTITIONS);
+                                    } else {
+                                        errors.add(error);
+                                    }
+                                });
+                    }
+                    return seq;
+                });
+                for (int id = 0; id < 3; id++) {
+                    int restarted = id;
+                    cluster.terminate(restarted, Duration.ofSeconds(60)); // drains: its partitions move while it serves
+                    cluster.restart(restarted);
+                    await("broker " + restarted + " leads partitions again").atMost(CLUSTER_DEADLINE).ignoreExceptions()
+                            .untilAsserted(() -> assertThat(leadersById(admin, topic)).containsKey(restarted));
+                }
+                producing.set(false);
+                total = steady.get(30, TimeUnit.SECONDS);
+                producer.flush();
+            }
+            System.out.printf("LocalClusterIT: rolling restart of 3 brokers in %d ms under %d acks=all records%n",
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedAt), total);
+            assertThat(errors).as("no client error, retriable or not, reached the application").isEmpty();
+            assertThat(acknowledged).as("every record acknowledged").hasSize(total);
+            assertThat(readAll(cluster.bootstrapServers(), topic, total)).as("each record once, in order per partition")
+                    .isEqualTo(expectedByPartition(total));
+        }
+    }
+
     /** Creates a topic of six partitions and waits until the controller has spread them two per broker. */
     private static void createSpread(Admin admin, String topic) throws Exception {
         admin.createTopics(List.of(new NewTopic(topic, PARTITIONS, (short) 1))).all().get(30, TimeUnit.SECONDS);
@@ -337,7 +395,7 @@ class LocalClusterIT {
                 try {
                     producer.send(new ProducerRecord<>(topic, partition, null, "fence-probe".getBytes())).get(3, TimeUnit.SECONDS);
                     outcome = "ok";
-                } catch (java.util.concurrent.ExecutionException e) {
+                } catch (ExecutionException e) {
                     outcome = e.getCause().getClass().getSimpleName();
                 }
                 if (elapsedMs(sinceNanos) < toMs) {

@@ -131,8 +131,14 @@ public final class EmbeddedKaas implements AutoCloseable {
      * is still free (so clients made before keep their bootstrap address), else on a new one.
      */
     public synchronized EmbeddedKaas restart() {
+        return restart(Map.of());
+    }
+
+    /** {@link #restart()}, with {@code overrides} on top of the broker's variables for this run only. */
+    public synchronized EmbeddedKaas restart(Map<String, String> overrides) {
         stopBroker();
         Map<String, String> env = env();
+        env.putAll(overrides);
         if (lastPort != 0 && !extraEnv.containsKey("KAAS_PORT")) {
             env.put("KAAS_PORT", Integer.toString(lastPort));
         }
@@ -142,7 +148,9 @@ public final class EmbeddedKaas implements AutoCloseable {
             if (!(e.getCause() instanceof BindException)) {
                 throw e;
             }
-            broker = startBroker(env());
+            Map<String, String> anyPort = env();
+            anyPort.putAll(overrides);
+            broker = startBroker(anyPort);
         }
         lastPort = broker.port();
         return this;

@@ -9,7 +9,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * A cluster of real broker processes on this machine, driven through {@code dev/cluster.sh} exactly
@@ -62,7 +65,7 @@ public final class LocalCluster implements AutoCloseable {
         run(dir, "kill", dir.toString(), Integer.toString(id));
     }
 
-    /** Starts a killed broker again and waits for its readiness. */
+    /** Starts a killed (or terminated) broker again and waits for its readiness. */
     public void restart(int id) {
         run(dir, "restart", dir.toString(), Integer.toString(id));
     }
@@ -96,6 +99,25 @@ public final class LocalCluster implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
+        }
+    }
+
+    /** SIGTERMs a broker, as a kubelet stopping its pod does, and waits until it has drained and exited. */
+    public void terminate(int id, Duration deadline) {
+        try {
+            long pid = Long.parseLong(Files.readString(dir.resolve("broker-" + id + ".pid")).trim());
+            Optional<ProcessHandle> process = ProcessHandle.of(pid);
+            signal(id, "TERM");
+            if (process.isPresent()) {
+                process.get().onExit().get(deadline.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("broker " + id + " did not exit within " + deadline + " of SIGTERM", e);
         }
     }
 
