@@ -68,7 +68,8 @@ public final class OrphanTopicSweep implements Runnable {
     public void run() {
         try {
             int removed = sweep();
-            LOG.info("orphan sweep: {} topic director{} without a KafkaTopic removed", removed, removed == 1 ? "y" : "ies");
+            LOG.debug("orphan sweep: {} topic director{} without a KafkaTopic removed", removed,
+                    removed == 1 ? "y" : "ies"); // each removal is logged at INFO where it happens
         } catch (RuntimeException e) {
             LOG.warn("orphan sweep failed; the next pass retries", e);
         }
