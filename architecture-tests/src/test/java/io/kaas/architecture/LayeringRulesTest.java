@@ -53,5 +53,19 @@ class LayeringRulesTest {
             .adapter("heartbeat", "io.kaas.adapter.heartbeat..")
             .withOptionalLayers(true)
             .ignoreDependency(JavaClass.Predicates.resideInAPackage("io.kaas.bootstrap.."), DescribedPredicate.alwaysTrue())
-            .because("bootstrap, the composition root, is the only place adapters meet");
+            .ignoreDependency(JavaClass.Predicates.resideInAPackage("io.kaas.operator.."), DescribedPredicate.alwaysTrue())
+            .because("bootstrap and operator, the two composition roots, are the only places adapters meet");
+
+    @ArchTest
+    static final ArchRule theOperatorComposesOnlyTheVolumeAndKubernetesAdapters = noClasses()
+            .that().resideInAPackage("io.kaas.operator..")
+            .should().dependOnClassesThat().resideInAnyPackage("io.kaas.adapter.wire..", "io.kaas.adapter.heartbeat..",
+                    "io.kaas.bootstrap..", "io.netty..", "io.grpc..")
+            .because("the operator writes the volume and talks to the API server; it serves no Kafka client and no broker");
+
+    @ArchTest
+    static final ArchRule nothingButTheOperatorUsesJavaOperatorSdk = noClasses()
+            .that().resideOutsideOfPackage("io.kaas.operator..")
+            .should().dependOnClassesThat().resideInAPackage("io.javaoperatorsdk..")
+            .because("reconcilers live in the operator; brokers only read and write custom resources through fabric8");
 }

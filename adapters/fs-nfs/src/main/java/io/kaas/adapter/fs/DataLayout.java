@@ -48,6 +48,11 @@ public record DataLayout(Path root) {
         return root.resolve(topic);
     }
 
+    /** A partition's directory: its log segments and state files (the storage engine's {@code PartitionFiles}). */
+    public Path partitionDir(String topic, int partition) {
+        return topicDir(topic).resolve(Integer.toString(partition));
+    }
+
     /** The topic's partition count and configuration overrides. */
     public Path topicConfig(String topic) {
         return topicDir(topic).resolve(".config.json");

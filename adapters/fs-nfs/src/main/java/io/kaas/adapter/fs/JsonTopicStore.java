@@ -66,7 +66,11 @@ public final class JsonTopicStore implements TopicStore {
         return topics;
     }
 
-    private Optional<Topic> load(String name) {
+    /**
+     * The topic stored under {@code name}: empty when its directory is missing or unfinished (no stamp, or no
+     * {@code .config.json}), which {@link #loadAll} would skip or clear.
+     */
+    public Optional<Topic> load(String name) {
         Optional<TopicIdFile> id = files.read(layout.topicId(name), TopicIdFile.class);
         Optional<TopicConfigFile> config = files.read(layout.topicConfig(name), TopicConfigFile.class);
         if (id.isEmpty() || config.isEmpty()) {

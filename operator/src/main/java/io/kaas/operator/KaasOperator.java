@@ -1,0 +1,87 @@
+package io.kaas.operator;
+
+import static io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder.aLeaderElectionConfiguration;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
+import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.config.ConfigurationServiceOverrider;
+import io.kaas.adapter.fs.DataLayout;
+import io.kaas.adapter.fs.JacksonCodec;
+import io.kaas.adapter.fs.JsonFiles;
+import io.kaas.adapter.fs.JsonTopicStore;
+import io.kaas.adapter.fs.NioFilesystem;
+import io.kaas.adapter.k8s.crd.KafkaTopic;
+import io.kaas.application.port.out.Filesystem;
+import io.kaas.operator.model.PoolVolume;
+import io.kaas.operator.model.TopicClaims;
+import io.kaas.operator.reconciler.topic.KafkaTopicReconciler;
+import io.kaas.operator.reconciler.topic.OrphanSweepSchedule;
+import io.kaas.operator.reconciler.topic.OrphanTopicSweep;
+import io.kaas.operator.reconciler.topic.TopicLocks;
+import io.kaas.operator.reconciler.topic.TopicMaterializer;
+import java.time.Clock;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.Consumer;
+
+/**
+ * The operator, wired: the KafkaTopic reconciler on java-operator-sdk and the orphan sweep, both on the data volume
+ * through the fs-nfs stores, both only while this replica holds the operator's Lease (when one is configured).
+ */
+public final class KaasOperator implements AutoCloseable {
+    private final Operator operator;
+    private final OrphanSweepSchedule sweeps;
+
+    private KaasOperator(Operator operator, OrphanSweepSchedule sweeps) {
+        this.operator = operator;
+        this.sweeps = sweeps;
+    }
+
+    /**
+     * Starts reconciling {@code settings.namespace()}.
+     *
+     * @param client the API server's client; the caller closes it
+     * @param tuning further java-operator-sdk settings (tests turn server-side apply off, which fabric8's mock lacks)
+     */
+    public static KaasOperator start(KubernetesClient client, OperatorSettings settings,
+                                     Consumer<ConfigurationServiceOverrider> tuning) {
+        Filesystem fs = new NioFilesystem();
+        DataLayout layout = new DataLayout(settings.dataDir());
+        JsonFiles files = new JsonFiles(fs, new JacksonCodec());
+        JsonTopicStore store = JsonTopicStore.shared(layout, files);
+        TopicLocks locks = new TopicLocks();
+        String namespace = settings.namespace();
+        OrphanTopicSweep sweep = new OrphanTopicSweep(layout, files, store, locks, () -> TopicClaims.claimed(
+                client.resources(KafkaTopic.class).inNamespace(namespace).list().getItems()));
+        OrphanSweepSchedule sweeps = new OrphanSweepSchedule(sweep, settings.sweepInterval());
+
+        Operator operator = new Operator(overrider -> {
+            overrider.withKubernetesClient(client).withCloseClientOnStop(false);
+            settings.leaderElection().ifPresent(election -> overrider.withLeaderElectionConfiguration(
+                    aLeaderElectionConfiguration(election.leaseName())
+                            .withLeaseNamespace(namespace)
+                            .withIdentity(election.identity())
+                            // Sweep only while leading; losing the Lease ends the process (java-operator-sdk's default).
+                            .withLeaderCallbacks(new LeaderCallbacks(sweeps::start, sweeps::close, leader -> {
+                            }))
+                            .build()));
+            tuning.accept(overrider);
+        });
+        KafkaTopicReconciler topics = new KafkaTopicReconciler(new TopicMaterializer(layout, fs, store), locks,
+                List.of(PoolVolume.DATA_VOLUME), Clock.systemUTC(), UUID::randomUUID);
+        operator.register(topics, configuration -> configuration.settingNamespace(namespace));
+        operator.start();
+        if (settings.leaderElection().isEmpty()) {
+            sweeps.start();
+        }
+        return new KaasOperator(operator, sweeps);
+    }
+
+    /** Stops sweeping and reconciling; a reconcile under way finishes. */
+    @Override
+    public void close() {
+        sweeps.close();
+        operator.stop();
+    }
+}

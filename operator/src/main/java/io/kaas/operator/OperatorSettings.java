@@ -1,0 +1,63 @@
+package io.kaas.operator;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The operator's configuration, from its pod's environment.
+ *
+ * @param dataDir        {@code KAAS_DATA_DIR}: where the shared data volume is mounted (/data)
+ * @param namespace      {@code KAAS_NAMESPACE}, else {@code MY_POD_NAMESPACE}: the namespace whose resources it
+ *                       reconciles and whose Lease it competes for
+ * @param leaderElection the Lease that lets one replica reconcile and sweep at a time; absent only in tests, where one
+ *                       operator runs alone
+ * @param sweepInterval  how often the leader's orphan sweep runs after its first pass (five minutes)
+ */
+public record OperatorSettings(Path dataDir, String namespace, Optional<LeaderElection> leaderElection,
+                               Duration sweepInterval) {
+
+    /**
+     * @param leaseName {@code KAAS_OPERATOR_LEASE_NAME}: the coordination.k8s.io Lease (kaas-operator)
+     * @param identity  {@code MY_POD_NAME}, else {@code HOSTNAME}: this replica's name in it
+     */
+    public record LeaderElection(String leaseName, String identity) {
+    }
+
+    /** Reads the settings, reporting every problem at once. */
+    public static OperatorSettings fromEnv(Map<String, String> env) {
+        List<String> problems = new ArrayList<>();
+        String dataDir = env.getOrDefault("KAAS_DATA_DIR", "/data");
+        if (dataDir.isBlank()) {
+            problems.add("KAAS_DATA_DIR is empty; it names the shared data volume's mount point (default /data)");
+        }
+        String namespace = first(env, "KAAS_NAMESPACE", "MY_POD_NAMESPACE");
+        if (namespace == null) {
+            problems.add("KAAS_NAMESPACE (or MY_POD_NAMESPACE) is not set; it names the namespace to reconcile");
+        }
+        String identity = first(env, "MY_POD_NAME", "HOSTNAME");
+        if (identity == null) {
+            problems.add("MY_POD_NAME (or HOSTNAME) is not set; it names this replica in the operator's Lease");
+        }
+        String leaseName = env.getOrDefault("KAAS_OPERATOR_LEASE_NAME", "kaas-operator");
+        if (leaseName.isBlank()) {
+            problems.add("KAAS_OPERATOR_LEASE_NAME is empty; it names the operator's Lease (default kaas-operator)");
+        }
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException("invalid operator configuration:\n  " + String.join("\n  ", problems));
+        }
+        return new OperatorSettings(Path.of(dataDir), namespace,
+                Optional.of(new LeaderElection(leaseName, identity)), Duration.ofMinutes(5));
+    }
+
+    private static String first(Map<String, String> env, String name, String fallback) {
+        String value = env.get(name);
+        if (value == null || value.isBlank()) {
+            value = env.get(fallback);
+        }
+        return value == null || value.isBlank() ? null : value;
+    }
+}

@@ -1,0 +1,101 @@
+package io.kaas.operator.reconciler.topic;
+
+import io.kaas.adapter.fs.DataLayout;
+import io.kaas.adapter.fs.JsonFiles;
+import io.kaas.adapter.fs.JsonTopicStore;
+import io.kaas.domain.topic.Topic;
+import io.kaas.domain.topic.TopicNames;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reclaims topic directories no KafkaTopic declares: the other half of deleting a KafkaTopic, which has no finalizer.
+ *
+ * <p>It touches only directories at the volume's root named as a Kafka topic and not starting with {@code __} (so
+ * never {@code __cluster/}, files, temp files or {@code lost+found}). It lists those first and the KafkaTopics after,
+ * so a directory created after the listing is not a candidate; under the topic's lock it then removes a candidate only
+ * if its stamp is still the one listed, so a KafkaTopic created meanwhile that adopted or re-stamped the directory
+ * keeps it. The stamp goes first: a pass interrupted there leaves an unstamped directory, which the next pass removes.
+ */
+public final class OrphanTopicSweep implements Runnable {
+    private static final Logger LOG = LoggerFactory.getLogger(OrphanTopicSweep.class);
+
+    private final DataLayout layout;
+    private final JsonFiles files;
+    private final JsonTopicStore store;
+    private final TopicLocks locks;
+    private final Supplier<Set<String>> declaredTopics;
+
+    /**
+     * @param declaredTopics every topic name a KafkaTopic declares, listed from the API server (not a cache that may
+     *                       not have synced); throws when it cannot list, and the pass is skipped
+     */
+    public OrphanTopicSweep(DataLayout layout, JsonFiles files, JsonTopicStore store, TopicLocks locks,
+                            Supplier<Set<String>> declaredTopics) {
+        this.layout = layout;
+        this.files = files;
+        this.store = store;
+        this.locks = locks;
+        this.declaredTopics = declaredTopics;
+    }
+
+    /** One pass; the number of directories removed. */
+    public int sweep() {
+        Map<String, Optional<UUID>> candidates = new LinkedHashMap<>();
+        for (String name : files.list(layout.root())) {
+            if (isTopicDirectory(name)) {
+                candidates.put(name, stamp(name));
+            }
+        }
+        Set<String> declared = declaredTopics.get();
+        int removed = 0;
+        for (Map.Entry<String, Optional<UUID>> candidate : candidates.entrySet()) {
+            String name = candidate.getKey();
+            if (!declared.contains(name) && locks.withLock(name, () -> removeIfUnchanged(name, candidate.getValue()))) {
+                removed++;
+            }
+        }
+        return removed;
+    }
+
+    @Override
+    public void run() {
+        try {
+            int removed = sweep();
+            LOG.debug("orphan sweep: {} topic director{} without a KafkaTopic removed", removed,
+                    removed == 1 ? "y" : "ies"); // each removal is logged at INFO where it happens
+        } catch (RuntimeException e) {
+            LOG.warn("orphan sweep failed; the next pass retries", e);
+        }
+    }
+
+    private boolean isTopicDirectory(String name) {
+        return !name.startsWith("__") && TopicNames.validate(name).isEmpty()
+                && files.isDirectory(layout.topicDir(name));
+    }
+
+    private Optional<UUID> stamp(String name) {
+        return store.load(name).map(Topic::id);
+    }
+
+    private boolean removeIfUnchanged(String name, Optional<UUID> listed) {
+        Optional<Topic> now = store.load(name);
+        if (!now.map(Topic::id).equals(listed) || !files.isDirectory(layout.topicDir(name))) {
+            return false; // re-stamped or removed since the listing: not the orphan that was listed
+        }
+        if (now.isPresent()) {
+            store.delete(now.get());
+        } else {
+            files.deleteTree(layout.topicDir(name));
+        }
+        LOG.info("orphan sweep: removed topic directory {} (id {}): no KafkaTopic declares it", name,
+                listed.map(UUID::toString).orElse("none"));
+        return true;
+    }
+}

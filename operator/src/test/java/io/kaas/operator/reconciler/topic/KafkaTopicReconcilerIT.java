@@ -1,0 +1,330 @@
+package io.kaas.operator.reconciler.topic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.kaas.adapter.fs.DataLayout;
+import io.kaas.adapter.fs.JacksonCodec;
+import io.kaas.adapter.fs.JsonFiles;
+import io.kaas.adapter.fs.JsonTopicStore;
+import io.kaas.adapter.fs.NioFilesystem;
+import io.kaas.adapter.k8s.crd.Condition;
+import io.kaas.adapter.k8s.crd.KafkaTopic;
+import io.kaas.adapter.k8s.crd.KafkaTopicConfig;
+import io.kaas.adapter.k8s.crd.KafkaTopicSpec;
+import io.kaas.dev.apiserver.DevApiServer;
+import io.kaas.domain.topic.Topic;
+import io.kaas.domain.topic.TopicIds;
+import io.kaas.operator.KaasOperator;
+import io.kaas.operator.OperatorSettings;
+import io.kaas.operator.model.ReadyCondition;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A real java-operator-sdk {@code Operator} running the KafkaTopic reconciler and the orphan sweep against the
+ * development API server (fabric8's mock in CRUD mode, with the chart's CRD created in it) and a temporary directory as
+ * the shared volume. Assertions read the files the brokers read.
+ */
+class KafkaTopicReconcilerIT {
+    private static final String NAMESPACE = "test";
+    private static final Duration NO_SWEEP_AFTER_THE_FIRST = Duration.ofHours(1);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path data;
+
+    private KubernetesMockServer server;
+    private KubernetesClient client;
+    private KaasOperator operator;
+
+    @BeforeEach
+    void startApiServer() throws IOException {
+        server = DevApiServer.start(0);
+        client = new KubernetesClientBuilder().withConfig(new ConfigBuilder(Config.empty())
+                .withMasterUrl(DevApiServer.url(server)).withNamespace(NAMESPACE).withHttp2Disable(true).build()).build();
+        try (InputStream crd = Files.newInputStream(Path.of("..", "helm", "kaas", "crds", "kafkatopics.kaas.rs-v1.yml"))) {
+            client.resource(client.getKubernetesSerialization().unmarshal(crd, CustomResourceDefinition.class)).create();
+        }
+    }
+
+    @AfterEach
+    void stop() {
+        if (operator != null) {
+            operator.close();
+        }
+        client.close();
+        server.shutdown();
+    }
+
+    @Test
+    void aNewKafkaTopicBecomesItsDirectoryAndIsReadyWithATopicId() throws IOException {
+        start(NO_SWEEP_AFTER_THE_FIRST);
+
+        create("orders", 3, config -> {
+            config.setRetentionMs(86_400_000L);
+            config.setCleanupPolicy("compact,delete");
+        });
+        KafkaTopic ready = awaitReady("orders", 1);
+
+        UUID topicId = UUID.fromString(ready.getStatus().getTopicId());
+        assertThat(topicId.version()).as("a random (v4) UUID").isEqualTo(4);
+        assertThat(ready.getStatus().getVolumeAssignments()).containsExactlyInAnyOrderEntriesOf(
+                Map.of("0", "default", "1", "default", "2", "default"));
+        assertThat(ready.getStatus().getPartitionsOutsideSpec()).isZero();
+        assertThat(partitionDirectories("orders")).containsExactly("0", "1", "2");
+        assertThat(json(data.resolve("orders/.config.json"))).isEqualTo(JSON.readTree(
+                "{\"partitions\":3,\"configs\":{\"cleanup.policy\":\"compact,delete\",\"retention.ms\":\"86400000\"}}"));
+        assertThat(json(data.resolve("orders/.topic-id.json"))).isEqualTo(JSON.createObjectNode()
+                .put("topicId", TopicIds.toBase64(topicId)));
+    }
+
+    @Test
+    void theBrokersTopicStoreReadsWhatTheOperatorWrote() {
+        start(NO_SWEEP_AFTER_THE_FIRST);
+        create("payments", 4, config -> config.setSegmentBytes(268_435_456));
+        UUID topicId = UUID.fromString(awaitReady("payments", 1).getStatus().getTopicId());
+
+        JsonTopicStore brokers = JsonTopicStore.shared(new DataLayout(data), new JsonFiles(new NioFilesystem(),
+                new JacksonCodec()));
+
+        assertThat(brokers.loadAll()).containsExactly(new Topic("payments", topicId, 4,
+                Map.of("segment.bytes", "268435456")));
+    }
+
+    @Test
+    void aConfigChangeRewritesConfigJsonAndKeepsTheId() throws IOException {
+        start(NO_SWEEP_AFTER_THE_FIRST);
+        create("orders", 2, config -> config.setRetentionMs(86_400_000L));
+        String topicId = awaitReady("orders", 1).getStatus().getTopicId();
+        String stamp = Files.readString(data.resolve("orders/.topic-id.json"));
+
+        topic("orders").edit(t -> {
+            t.getSpec().getConfig().setRetentionMs(-1L);
+            t.getSpec().getConfig().setMaxMessageBytes(2_097_152);
+            return t;
+        });
+
+        assertThat(awaitReady("orders", 2).getStatus().getTopicId()).isEqualTo(topicId);
+        assertThat(json(data.resolve("orders/.config.json"))).isEqualTo(JSON.readTree(
+                "{\"partitions\":2,\"configs\":{\"max.message.bytes\":\"2097152\",\"retention.ms\":\"-1\"}}"));
+        assertThat(Files.readString(data.resolve("orders/.topic-id.json"))).isEqualTo(stamp);
+    }
+
+    @Test
+    void morePartitionsAddTheirDirectories() throws IOException {
+        start(NO_SWEEP_AFTER_THE_FIRST);
+        create("orders", 2, config -> { });
+        String topicId = awaitReady("orders", 1).getStatus().getTopicId();
+        Files.write(data.resolve("orders/0/00000001-00000000000000000000.log"), new byte[] {1, 2, 3});
+
+        topic("orders").edit(t -> {
+            t.getSpec().setPartitions(5);
+            return t;
+        });
+
+        KafkaTopic grown = awaitReady("orders", 2);
+        assertThat(grown.getStatus().getTopicId()).isEqualTo(topicId);
+        assertThat(grown.getStatus().getVolumeAssignments()).hasSize(5);
+        assertThat(partitionDirectories("orders")).containsExactly("0", "1", "2", "3", "4");
+        assertThat(json(data.resolve("orders/.config.json")).get("partitions").asInt()).isEqualTo(5);
+        assertThat(Files.readAllBytes(data.resolve("orders/0/00000001-00000000000000000000.log")))
+                .as("existing partitions are not touched").containsExactly(1, 2, 3);
+    }
+
+    @Test
+    void fewerPartitionsAreRefusedAndNothingOnTheVolumeChanges() throws IOException {
+        start(NO_SWEEP_AFTER_THE_FIRST);
+        create("orders", 3, config -> config.setRetentionMs(3_600_000L));
+        awaitReady("orders", 1);
+        Map<String, String> before = volume();
+
+        topic("orders").edit(t -> {
+            t.getSpec().setPartitions(1);
+            t.getSpec().getConfig().setRetentionMs(60_000L); // refused with the decrease: nothing is applied
+            return t;
+        });
+
+        Condition refused = awaitReadyCondition("orders", 2);
+        assertThat(refused.getStatus()).isEqualTo("False");
+        assertThat(refused.getReason()).isEqualTo("PartitionDecreaseRefused");
+        assertThat(refused.getMessage()).contains("has 3 partitions", "spec.partitions 1");
+        assertThat(volume()).isEqualTo(before);
+
+        topic("orders").edit(t -> {
+            t.getSpec().setPartitions(3);
+            return t;
+        });
+        assertThat(awaitReadyCondition("orders", 3).getStatus()).isEqualTo("True");
+        assertThat(json(data.resolve("orders/.config.json")).get("configs").get("retention.ms").asText())
+                .isEqualTo("60000");
+    }
+
+    @Test
+    void theSweepReclaimsTheDirectoryOfADeletedKafkaTopicAndNothingElse() throws IOException {
+        start(Duration.ofMillis(200));
+        create("orders", 2, config -> { });
+        create("payments", 1, config -> { });
+        awaitReady("orders", 1);
+        awaitReady("payments", 1);
+        Files.createDirectories(data.resolve("__cluster/txn_state"));
+        Files.writeString(data.resolve("__cluster/assignment.json"), "{}");
+        Files.createDirectories(data.resolve("lost+found"));
+        Files.writeString(data.resolve(".kaas.lock"), "");
+        Map<String, String> payments = volume("payments");
+
+        topic("orders").delete();
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> !Files.exists(data.resolve("orders")));
+        assertThat(volume("payments")).isEqualTo(payments);
+        assertThat(data.resolve("__cluster/assignment.json")).hasContent("{}");
+        assertThat(data.resolve("__cluster/txn_state")).isDirectory();
+        assertThat(data.resolve("lost+found")).isDirectory();
+        assertThat(data.resolve(".kaas.lock")).exists();
+    }
+
+    @Test
+    void aKafkaTopicCreatedAgainGetsANewIdAndNeverItsPredecessorsFiles() throws IOException {
+        start(NO_SWEEP_AFTER_THE_FIRST); // the reconciler, not the sweep, must tell the incarnations apart
+        create("orders", 3, config -> config.setRetentionMs(-1L));
+        String firstId = awaitReady("orders", 1).getStatus().getTopicId();
+        Files.write(data.resolve("orders/0/00000001-00000000000000000000.log"), new byte[] {1, 2, 3});
+        Files.writeString(data.resolve("orders/0/manifest.json"), "{\"epoch\":1}");
+
+        topic("orders").delete();
+        await().atMost(Duration.ofSeconds(10)).until(() -> topic("orders").get() == null);
+        create("orders", 1, config -> { });
+
+        KafkaTopic second = awaitReady("orders", 1);
+        assertThat(second.getStatus().getTopicId()).isNotEqualTo(firstId);
+        assertThat(json(data.resolve("orders/.topic-id.json")).get("topicId").asText())
+                .isEqualTo(TopicIds.toBase64(UUID.fromString(second.getStatus().getTopicId())));
+        assertThat(json(data.resolve("orders/.config.json"))).isEqualTo(JSON.readTree(
+                "{\"partitions\":1,\"configs\":{}}"));
+        assertThat(volume("orders")).as("the new incarnation's directory holds nothing of the old one")
+                .containsOnlyKeys(".config.json", ".topic-id.json", "0/");
+    }
+
+    @Test
+    void aKafkaTopicBeingDeletedIsLeftUntouched() throws IOException {
+        start(Duration.ofMillis(200));
+        KafkaTopic held = resource("orders", 2, config -> { });
+        held.getMetadata().getFinalizers().add("example.com/hold"); // someone else's: deletion waits for it
+        client.resource(held).create();
+        KafkaTopic ready = awaitReady("orders", 1);
+        Map<String, String> before = volume();
+
+        topic("orders").delete();
+        await().atMost(Duration.ofSeconds(10)).until(() -> topic("orders").get().isMarkedForDeletion());
+        topic("orders").edit(t -> {
+            t.getSpec().setPartitions(4);
+            return t;
+        });
+
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+            assertThat(volume()).isEqualTo(before);
+            assertThat(ReadyCondition.of(topic("orders").get().getStatus().getConditions()).getObservedGeneration())
+                    .isEqualTo(ready.getMetadata().getGeneration());
+        });
+    }
+
+    private void start(Duration sweepInterval) {
+        operator = KaasOperator.start(client, new OperatorSettings(data, NAMESPACE, Optional.empty(), sweepInterval),
+                overrider -> overrider.withUseSSAToPatchPrimaryResource(false));
+    }
+
+    private void create(String name, int partitions, Consumer<KafkaTopicConfig> config) {
+        client.resource(resource(name, partitions, config)).create();
+    }
+
+    private static KafkaTopic resource(String name, int partitions, Consumer<KafkaTopicConfig> edit) {
+        KafkaTopic topic = new KafkaTopic();
+        topic.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NAMESPACE).build());
+        KafkaTopicSpec spec = new KafkaTopicSpec();
+        spec.setPartitions(partitions);
+        KafkaTopicConfig config = new KafkaTopicConfig();
+        edit.accept(config);
+        spec.setConfig(config);
+        topic.setSpec(spec);
+        return topic;
+    }
+
+    private Resource<KafkaTopic> topic(String name) {
+        return client.resources(KafkaTopic.class).inNamespace(NAMESPACE).withName(name);
+    }
+
+    /** The resource once its Ready condition describes {@code generation} and is True. */
+    private KafkaTopic awaitReady(String name, long generation) {
+        assertThat(awaitReadyCondition(name, generation).getStatus()).as("Ready of " + name).isEqualTo("True");
+        return topic(name).get();
+    }
+
+    private Condition awaitReadyCondition(String name, long generation) {
+        return await().atMost(Duration.ofSeconds(20)).until(() -> {
+            KafkaTopic topic = topic(name).get();
+            return topic == null || topic.getStatus() == null ? null : ReadyCondition.of(topic.getStatus().getConditions());
+        }, condition -> condition != null && Long.valueOf(generation).equals(condition.getObservedGeneration()));
+    }
+
+    private Stream<String> partitionDirectoryStream(String topic) throws IOException {
+        return Files.list(data.resolve(topic)).filter(Files::isDirectory).map(p -> p.getFileName().toString());
+    }
+
+    private java.util.List<String> partitionDirectories(String topic) throws IOException {
+        try (Stream<String> names = partitionDirectoryStream(topic)) {
+            return names.sorted().toList();
+        }
+    }
+
+    private static JsonNode json(Path file) throws IOException {
+        return JSON.readTree(Files.readString(file, StandardCharsets.UTF_8));
+    }
+
+    /** Every file and directory under the volume's root, with the files' contents. */
+    private Map<String, String> volume() throws IOException {
+        return snapshot(data);
+    }
+
+    private Map<String, String> volume(String topic) throws IOException {
+        return snapshot(data.resolve(topic));
+    }
+
+    private static Map<String, String> snapshot(Path root) throws IOException {
+        Map<String, String> entries = new TreeMap<>();
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path path : paths.filter(p -> !p.equals(root)).toList()) {
+                String name = root.relativize(path).toString();
+                if (Files.isDirectory(path)) {
+                    entries.put(name + "/", "");
+                } else {
+                    entries.put(name, Files.readString(path, StandardCharsets.ISO_8859_1));
+                }
+            }
+        }
+        return entries;
+    }
+}
