@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# A kaas cluster on one machine, standing in for Kubernetes: a development API server (fabric8's mock server in CRUD
-# mode, plain HTTP on 127.0.0.1) serves the controller Lease and the brokers' EndpointSlices, N broker processes of the
+# A kaas cluster on one machine, standing in for Kubernetes: a development API server (dev/apiserver: fabric8's mock
+# store in CRUD mode behind kube-apiserver's discovery and protocol, plain HTTP on 127.0.0.1) serves the controller Lease and the brokers' EndpointSlices, N broker processes of the
 # real kaas.jar share DIR/volume as their ReadWriteMany volume, and this script plays the StatefulSet (it starts, kills
 # and restarts the pods kaas-0..kaas-N-1) and the endpoints controller (it keeps each broker's EndpointSlice and its
 # readiness, read from /readyz, current). It is not Kubernetes: no kubelet, no scheduling, no RBAC, one machine.
+# kubectl works against the API server: KUBECONFIG=DIR/kubeconfig kubectl get leases,endpointslices
 #
 #   dev/cluster.sh start N DIR [BASE_PORT]   start the API server and N brokers; returns once every /readyz is 200 and
 #                                            prints the bootstrap list as its last line
@@ -11,10 +12,11 @@
 #   dev/cluster.sh kill DIR ID               SIGKILL broker ID (its endpoint stays, not ready: a crashed pod)
 #   dev/cluster.sh restart DIR ID            start broker ID again (after kill), and wait for its /readyz
 #   dev/cluster.sh stop DIR                  SIGTERM every broker (each drains), then stop the API server
-#   dev/cluster.sh api DIR stop|start        take the API server away, or bring it back (empty: the mock keeps nothing)
+#   dev/cluster.sh api DIR stop|start        take the API server away, or bring it back (empty: it keeps nothing)
 #
 # Ports from BASE_PORT (19092): broker i listens on BASE+i (Kafka), BASE+100+i (heartbeats), BASE+200+i (health);
-# the API server on BASE+300. Logs: DIR/broker-ID.log, DIR/apiserver.log, DIR/endpoints.log.
+# the API server on BASE+300, its kubeconfig in DIR/kubeconfig. Logs: DIR/broker-ID.log, DIR/apiserver.log,
+# DIR/endpoints.log.
 # KAAS_JAVA_OPTS and any KAAS_* variables in the environment reach every broker.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -23,7 +25,7 @@ API_JAR="${API_JAR:-$ROOT/dev/apiserver/target/kaas-dev-apiserver.jar}"
 NAMESPACE=default
 SERVICE=kaas-brokers
 
-usage() { sed -n '8,16p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '9,17p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 die() { echo "cluster.sh: $*" >&2; exit 1; }
 
 load() { # DIR
@@ -42,7 +44,7 @@ build() {
 api_url() { echo "http://127.0.0.1:$API_PORT"; }
 
 start_api() { # DIR
-  java -jar "$API_JAR" "$API_PORT" >> "$1/apiserver.log" 2>&1 &
+  java -jar "$API_JAR" --kubeconfig "$1/kubeconfig" "$API_PORT" >> "$1/apiserver.log" 2>&1 &
   echo $! > "$1/apiserver.pid"
   for _ in $(seq 1 300); do
     curl -sf --max-time 2 "$(api_url)/api/v1/namespaces/$NAMESPACE/pods" -o /dev/null && return 0

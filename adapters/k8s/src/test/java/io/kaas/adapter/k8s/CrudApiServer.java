@@ -4,24 +4,23 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.kaas.dev.apiserver.DevApiServer;
 import java.util.function.UnaryOperator;
 
 /**
- * The development API server ({@link DevApiServer}: fabric8's mock in CRUD mode), in process, as the integration
+ * The development API server ({@link DevApiServer}: fabric8's mock store in CRUD mode), in process, as the integration
  * tests' Kubernetes. {@link #restart()} stands for an API server that went away and came back changed: every open
- * watch breaks, and the server returns on the same port with an empty store.
+ * watch breaks, and the server returns on the same port with a fresh store (only the default namespaces).
  */
 final class CrudApiServer implements AutoCloseable {
-    private KubernetesMockServer server;
+    private DevApiServer server;
 
     CrudApiServer() {
         this.server = DevApiServer.start(0);
     }
 
     /** The running server, e.g. for canned failures ({@code expect()}), which take precedence over its store. */
-    KubernetesMockServer server() {
+    DevApiServer server() {
         return server;
     }
 
@@ -31,7 +30,7 @@ final class CrudApiServer implements AutoCloseable {
     }
 
     KubernetesClient client(UnaryOperator<ConfigBuilder> tuning) {
-        return clientOf(DevApiServer.url(server), tuning);
+        return clientOf(server.url(), tuning);
     }
 
     /** A client of whatever listens at {@code masterUrl}, or does not. */

@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -23,8 +24,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-/** The runnable jar, started as dev/cluster.sh starts it: announces its address, serves, stops on SIGTERM. */
+/**
+ * The runnable jar, started as dev/cluster.sh starts it: announces its address (after writing a kubeconfig, if asked),
+ * serves, stops on SIGTERM.
+ */
 class DevApiServerIT {
     private static final Path JAR = Path.of(System.getProperty("kaas.devApiServer.jar", "target/kaas-dev-apiserver.jar"));
     private static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
@@ -68,6 +73,24 @@ class DevApiServerIT {
 
         process.destroy(); // SIGTERM
         await().atMost(Duration.ofSeconds(30)).until(() -> !process.isAlive());
+    }
+
+    @Test
+    void askedForAKubeconfigItWritesOneNamingItselfBeforeAnnouncing(@TempDir Path dir) throws Exception {
+        Path kubeconfig = dir.resolve("nested/kubeconfig");
+        process = new ProcessBuilder(JAVA, "-jar", JAR.toString(), "--kubeconfig", kubeconfig.toString(), "0")
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        BufferedReader stdout = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        Matcher ready = READY_LINE.matcher(CompletableFuture.supplyAsync(() -> readLine(stdout)).get(60, TimeUnit.SECONDS));
+        assertThat(ready.matches()).isTrue();
+
+        String written = Files.readString(kubeconfig);
+        assertThat(written).contains("server: \"" + ready.group(1) + "\"").contains("current-context: \"kaas-dev\"")
+                .contains("namespace: \"default\"");
+        io.fabric8.kubernetes.api.model.Config parsed = io.fabric8.kubernetes.client.utils.Serialization.unmarshal(
+                written, io.fabric8.kubernetes.api.model.Config.class);
+        assertThat(parsed.getClusters()).singleElement()
+                .satisfies(c -> assertThat(c.getCluster().getServer()).isEqualTo(ready.group(1)));
     }
 
     @Test
