@@ -12,7 +12,6 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.dsl.Resource;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.kaas.adapter.fs.DataLayout;
 import io.kaas.adapter.fs.JacksonCodec;
 import io.kaas.adapter.fs.JsonFiles;
@@ -58,7 +57,7 @@ class KafkaTopicReconcilerIT {
     @TempDir
     Path data;
 
-    private KubernetesMockServer server;
+    private DevApiServer server;
     private KubernetesClient client;
     private KaasOperator operator;
 
@@ -66,7 +65,7 @@ class KafkaTopicReconcilerIT {
     void startApiServer() throws IOException {
         server = DevApiServer.start(0);
         client = new KubernetesClientBuilder().withConfig(new ConfigBuilder(Config.empty())
-                .withMasterUrl(DevApiServer.url(server)).withNamespace(NAMESPACE).withHttp2Disable(true).build()).build();
+                .withMasterUrl(server.url()).withNamespace(NAMESPACE).withHttp2Disable(true).build()).build();
         try (InputStream crd = Files.newInputStream(Path.of("..", "helm", "kaas", "crds", "kafkatopics.kaas.rs-v1.yml"))) {
             client.resource(client.getKubernetesSerialization().unmarshal(crd, CustomResourceDefinition.class)).create();
         }
