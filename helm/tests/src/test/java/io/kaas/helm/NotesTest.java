@@ -1,0 +1,42 @@
+package io.kaas.helm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.marcnuri.helm.Helm;
+import com.marcnuri.helm.InstallCommand;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/** NOTES.txt, as helm install prints it (a client-only dry run), tells the user where to connect. */
+class NotesTest {
+
+    @Test
+    void itGivesTheBootstrapAddressAndAClientCommand() {
+        String notes = notes(install());
+
+        assertThat(notes).contains("kubectl -n kafka rollout status statefulset/kaas");
+        assertThat(notes).contains("kaas-bootstrap.kafka.svc:9092");
+        assertThat(notes).contains("--bootstrap-server kaas-bootstrap.kafka.svc:9092");
+        assertThat(notes).doesNotContain("Listeners:").doesNotContain("orphan");
+    }
+
+    @Test
+    void itSaysWhichListenerIsServedWhenSeveralAreDeclaredAndWarnsAboutTheOperatorsSweep() {
+        String notes = notes(install().withValuesFile(Path.of("src", "test", "resources", "values",
+                "everything.yaml")));
+
+        assertThat(notes).contains("KAAS_LISTENERS declares 2, but this broker serves only the first (plain, port 9092");
+        assertThat(notes).contains("removes every topic directory");
+    }
+
+    private static InstallCommand install() {
+        return new Helm(Chart.DIR).install().withName(Chart.RELEASE).withNamespace(Chart.NAMESPACE)
+                .withKubeVersion(Chart.KUBE_VERSION).clientOnly().dryRun();
+    }
+
+    private static String notes(InstallCommand install) {
+        String output = install.call().getOutput();
+        assertThat(output).contains("NOTES:");
+        return output.substring(output.indexOf("NOTES:"));
+    }
+}
