@@ -5,7 +5,6 @@ import io.kaas.application.port.out.Clock;
 import io.kaas.application.port.out.MarkerQueue;
 import io.kaas.application.port.out.MarkerQueue.QueuedMarkers;
 import io.kaas.application.port.out.Scheduler;
-import io.kaas.domain.topic.TopicPartition;
 import io.kaas.domain.txn.TxnMarker;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -22,24 +21,26 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Places a prepared transaction's markers on partitions other brokers lead, through the
- * {@link MarkerQueue}, and completes once every one is durable there.
+ * Lands a prepared transaction's outcome on what other brokers own - markers on the partitions they
+ * lead, staged offsets in the groups they coordinate - through the {@link MarkerQueue}, and
+ * completes once every one is durable there.
  *
  * <p>A queued entry is not yet a placed marker: were the transaction completed while its entry
  * waits, the producer's next transaction could append to the same partition ahead of the marker,
  * which would then end that transaction's records too. So the coordinator waits, as Apache's waits
- * for its WriteTxnMarkers responses, until each target has applied its entry and removed it,
- * looking every {@code pollMs}. A partition whose leader changes meanwhile is queued again for the
- * new leader (or written here, when that is this broker) and the old entry is replaced by one
- * without it; a partition no broker leads waits for one. Past {@code deadlineMs} the delivery
- * fails: the transaction stays prepared, and the client's retry or the sweeper's reconcile starts
- * it again from the durable dispatch set.
+ * for its WriteTxnMarkers answers, until each target has applied its entry and removed it, looking
+ * every {@code pollMs}. A target whose owner changes meanwhile is queued again for the new owner (or
+ * applied here, when that is this broker) and the old entry is replaced by one without it; a target
+ * nobody owns waits for an owner. Past {@code deadlineMs} the delivery fails: the transaction stays
+ * prepared, and the client's retry or the sweeper's reconcile starts it again from the durable
+ * dispatch set.
  */
 final class PeerMarkerDelivery {
     private static final Logger LOG = LoggerFactory.getLogger(PeerMarkerDelivery.class);
     private static final int NOT_QUEUED = -1;
 
     private final TxnMarkerWriter writer;
+    private final StagedOffsets offsets;
     private final MarkerQueue queue;
     private final ClusterUseCase cluster;
     private final Clock clock;
@@ -48,9 +49,10 @@ final class PeerMarkerDelivery {
     private final long pollMs;
     private final long deadlineMs;
 
-    PeerMarkerDelivery(TxnMarkerWriter writer, MarkerQueue queue, ClusterUseCase cluster, Clock clock,
-                       Scheduler scheduler, Executor io, long pollMs, long deadlineMs) {
+    PeerMarkerDelivery(TxnMarkerWriter writer, StagedOffsets offsets, MarkerQueue queue, ClusterUseCase cluster,
+                       Clock clock, Scheduler scheduler, Executor io, long pollMs, long deadlineMs) {
         this.writer = writer;
+        this.offsets = offsets;
         this.queue = queue;
         this.cluster = cluster;
         this.clock = clock;
@@ -60,25 +62,25 @@ final class PeerMarkerDelivery {
         this.deadlineMs = deadlineMs;
     }
 
-    /** Completes once every partition's marker is durable on its leader, or fails past the deadline. */
-    CompletableFuture<Void> deliver(TxnMarker marker, Collection<TopicPartition> partitions) {
-        Delivery delivery = new Delivery(marker, partitions, clock.nowMs() + deadlineMs);
+    /** Completes once the outcome is durable on every target's owner, or fails past the deadline. */
+    CompletableFuture<Void> deliver(TxnMarker marker, Collection<TxnOutcomeTarget> targets) {
+        Delivery delivery = new Delivery(marker, targets, clock.nowMs() + deadlineMs);
         io.execute(delivery::pass);
         return delivery.done;
     }
 
     private final class Delivery {
         private final TxnMarker marker;
-        /** Each partition still owed its marker, with the broker whose queue holds it (or NOT_QUEUED). */
-        private final Map<TopicPartition, Integer> owed = new HashMap<>();
-        private final Set<TopicPartition> writingHere = new HashSet<>();
+        /** Each target still owed the outcome, with the broker whose queue holds it (or NOT_QUEUED). */
+        private final Map<TxnOutcomeTarget, Integer> owed = new HashMap<>();
+        private final Set<TxnOutcomeTarget> applyingHere = new HashSet<>();
         private final long deadline;
         private final CompletableFuture<Void> done = new CompletableFuture<>();
 
-        Delivery(TxnMarker marker, Collection<TopicPartition> partitions, long deadline) {
+        Delivery(TxnMarker marker, Collection<TxnOutcomeTarget> targets, long deadline) {
             this.marker = marker;
             this.deadline = deadline;
-            partitions.forEach(tp -> owed.put(tp, NOT_QUEUED));
+            targets.forEach(t -> owed.put(t, NOT_QUEUED));
         }
 
         synchronized void pass() {
@@ -99,38 +101,38 @@ final class PeerMarkerDelivery {
             }
         }
 
-        /** An entry its target removed has every marker in it durable. */
+        /** An entry its target removed has everything in it durable. */
         private void forgetApplied() {
-            queuedByBroker().forEach((broker, partitions) -> {
-                if (!queue.isPending(broker, entry(partitions))) {
-                    partitions.forEach(owed::remove);
+            byBroker(owed).forEach((broker, targets) -> {
+                if (!queue.isPending(broker, entry(targets))) {
+                    targets.forEach(owed::remove);
                 }
             });
         }
 
-        /** Queues each partition for its current leader: the new entries first, then the ones they replace go. */
+        /** Queues each target for its current owner: the new entries first, then the ones they replace go. */
         private void route() {
-            Map<Integer, List<TopicPartition>> before = queuedByBroker();
-            Map<TopicPartition, Integer> next = new HashMap<>(owed);
+            Map<Integer, List<TxnOutcomeTarget>> before = byBroker(owed);
+            Map<TxnOutcomeTarget, Integer> next = new HashMap<>(owed);
             Set<Integer> changed = new HashSet<>();
-            List<TopicPartition> here = new ArrayList<>();
+            List<TxnOutcomeTarget> here = new ArrayList<>();
             int self = cluster.self().id();
-            owed.forEach((tp, queuedAt) -> {
-                int leader = cluster.leaderOf(tp.topic(), tp.partition());
-                if (leader == queuedAt || leader < 0 || writingHere.contains(tp)) {
+            owed.forEach((target, queuedAt) -> {
+                int owner = target.ownerIn(cluster);
+                if (owner == queuedAt || owner < 0 || applyingHere.contains(target)) {
                     return;
                 }
                 changed.add(queuedAt);
-                if (leader == self) {
-                    next.put(tp, NOT_QUEUED);
-                    here.add(tp);
+                if (owner == self) {
+                    next.put(target, NOT_QUEUED);
+                    here.add(target);
                 } else {
-                    next.put(tp, leader);
-                    changed.add(leader);
+                    next.put(target, owner);
+                    changed.add(owner);
                 }
             });
             changed.remove(NOT_QUEUED);
-            Map<Integer, List<TopicPartition>> after = byBroker(next);
+            Map<Integer, List<TxnOutcomeTarget>> after = byBroker(next);
             for (int broker : changed) {
                 if (after.containsKey(broker)) {
                     queue.enqueue(broker, entry(after.get(broker)));
@@ -138,41 +140,42 @@ final class PeerMarkerDelivery {
             }
             owed.putAll(next);
             for (int broker : changed) {
-                List<TopicPartition> old = before.get(broker);
+                List<TxnOutcomeTarget> old = before.get(broker);
                 if (old != null && (!after.containsKey(broker) || !entry(old).equals(entry(after.get(broker))))) {
                     queue.remove(broker, entry(old));
                 }
             }
-            here.forEach(this::writeHere);
+            here.forEach(this::applyHere);
         }
 
-        private void writeHere(TopicPartition tp) {
-            writingHere.add(tp);
-            writer.write(tp, marker).whenCompleteAsync((error, failure) -> {
+        private void applyHere(TxnOutcomeTarget target) {
+            applyingHere.add(target);
+            CompletableFuture<Boolean> applied = target.isPartition()
+                    ? writer.write(target.partition(), marker).thenApply(TxnMarkerWriter::settled)
+                    : offsets.complete(target.group(), marker.producerId(), marker.commit()).thenApply(v -> true);
+            applied.whenCompleteAsync((settled, failure) -> {
                 synchronized (this) {
-                    writingHere.remove(tp);
-                    if (failure == null && TxnMarkerWriter.settled(error)) {
-                        owed.remove(tp);
+                    applyingHere.remove(target);
+                    if (failure == null && settled) {
+                        owed.remove(target);
                     }
                 }
             }, io);
         }
 
-        private Map<Integer, List<TopicPartition>> queuedByBroker() {
-            return byBroker(owed);
-        }
-
-        private QueuedMarkers entry(List<TopicPartition> partitions) {
+        private QueuedMarkers entry(List<TxnOutcomeTarget> targets) {
             return new QueuedMarkers(marker.producerId(), marker.producerEpoch(), marker.coordinatorEpoch(),
-                    marker.commit(), partitions);
+                    marker.commit(), targets.stream().filter(TxnOutcomeTarget::isPartition)
+                    .map(TxnOutcomeTarget::partition).toList(),
+                    targets.stream().filter(t -> !t.isPartition()).map(TxnOutcomeTarget::group).toList());
         }
     }
 
-    private static Map<Integer, List<TopicPartition>> byBroker(Map<TopicPartition, Integer> queuedAt) {
-        Map<Integer, List<TopicPartition>> out = new TreeMap<>();
-        queuedAt.forEach((tp, broker) -> {
+    private static Map<Integer, List<TxnOutcomeTarget>> byBroker(Map<TxnOutcomeTarget, Integer> queuedAt) {
+        Map<Integer, List<TxnOutcomeTarget>> out = new TreeMap<>();
+        queuedAt.forEach((target, broker) -> {
             if (broker != NOT_QUEUED) {
-                out.computeIfAbsent(broker, b -> new ArrayList<>()).add(tp);
+                out.computeIfAbsent(broker, b -> new ArrayList<>()).add(target);
             }
         });
         return out;

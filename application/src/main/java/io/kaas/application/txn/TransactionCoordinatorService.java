@@ -59,7 +59,7 @@ public final class TransactionCoordinatorService implements TransactionCoordinat
     private final Executor io;
     private final ProducerIdService producerIds;
     private final ProducerStateService producers;
-    private final TxnMarkerDispatcher dispatcher;
+    private final StagedOffsets offsets;
     private final Clock clock;
     private final List<TxnSlot> slots = new ArrayList<>(TxnSlots.COUNT);
     private final TxnCompletions completions;
@@ -70,7 +70,7 @@ public final class TransactionCoordinatorService implements TransactionCoordinat
      */
     TransactionCoordinatorService(TransactionSettings settings, TransactionStateStore store, TopicService topics,
                                   ClusterUseCase cluster, ProducerIdService producerIds, TxnMarkerWriter markers,
-                                  PeerMarkerDelivery peers, ProducerStateService producers,
+                                  PeerMarkerDelivery peers, StagedOffsets offsets, ProducerStateService producers,
                                   Clock clock, Executor io, int coordinatorEpoch) {
         this.settings = settings;
         this.topics = topics;
@@ -79,8 +79,9 @@ public final class TransactionCoordinatorService implements TransactionCoordinat
         this.producerIds = producerIds;
         this.producers = producers;
         this.clock = clock;
-        this.dispatcher = new TxnMarkerDispatcher(markers, peers, cluster, coordinatorEpoch);
-        this.completions = new TxnCompletions(dispatcher, clock);
+        this.offsets = offsets;
+        this.completions = new TxnCompletions(new TxnMarkerDispatcher(markers, peers, offsets, cluster, coordinatorEpoch),
+                clock);
         for (int i = 0; i < TxnSlots.COUNT; i++) {
             slots.add(new TxnSlot(i, store, io));
         }
@@ -98,7 +99,7 @@ public final class TransactionCoordinatorService implements TransactionCoordinat
      * composition root binds this after both exist, before {@link #load}.
      */
     public void bindOffsetHook(OffsetHook hook) {
-        dispatcher.offsetHook(hook);
+        offsets.bind(hook);
     }
 
     /** Loads the slots this broker coordinates. Blocking: call at startup, off the network threads. */

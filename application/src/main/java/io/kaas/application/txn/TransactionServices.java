@@ -42,12 +42,13 @@ public record TransactionServices(TxnMarkerWriter markers, ProducerStateService 
                                              ProducerIdService producerIds, Clock clock, Scheduler scheduler, Executor io) {
         TxnMarkerWriter markers = new TxnMarkerWriter(topics, cluster, clock);
         ProducerStateService producers = new ProducerStateService(topics, cluster, fenceLog, clock, io);
-        PeerMarkerDelivery peers = new PeerMarkerDelivery(markers, queue, cluster, clock, scheduler, io,
+        StagedOffsets offsets = new StagedOffsets();
+        PeerMarkerDelivery peers = new PeerMarkerDelivery(markers, offsets, queue, cluster, clock, scheduler, io,
                 MARKER_QUEUE_POLL_MS, MARKER_DELIVERY_DEADLINE_MS);
         TransactionCoordinatorService coordinator = new TransactionCoordinatorService(settings, store, topics, cluster,
-                producerIds, markers, peers, producers, clock, io, COORDINATOR_EPOCH);
-        TxnSweeper sweeper = new TxnSweeper(coordinator, producers, markers, queue, fenceLog, cluster, settings, clock,
-                scheduler, io);
+                producerIds, markers, peers, offsets, producers, clock, io, COORDINATOR_EPOCH);
+        TxnSweeper sweeper = new TxnSweeper(coordinator, producers, markers, offsets, queue, fenceLog, cluster, settings,
+                clock, scheduler, io);
         return new TransactionServices(markers, producers, coordinator, sweeper);
     }
 

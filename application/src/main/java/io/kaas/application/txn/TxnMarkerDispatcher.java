@@ -14,9 +14,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Sees a prepared transaction's outcome through, from its durable dispatch set: a marker for every
- * recorded partition - appended here for partitions this broker leads, delivered through the marker
- * queue to the others' leaders ({@link PeerMarkerDelivery}) - then the offset hook of every recorded
- * group. Idempotent: a retry re-places markers already placed (a second marker ends nothing) and
+ * recorded partition and the staged offsets of every recorded group - applied here for what this
+ * broker leads or coordinates, delivered through the marker queue to the others' owners
+ * ({@link PeerMarkerDelivery}). Idempotent: a retry re-places markers already placed (a second marker ends nothing) and
  * re-runs hooks already run (nothing left to move).
  */
 final class TxnMarkerDispatcher {
@@ -24,24 +24,21 @@ final class TxnMarkerDispatcher {
 
     private final TxnMarkerWriter writer;
     private final PeerMarkerDelivery peers;
+    private final StagedOffsets offsets;
     private final ClusterUseCase cluster;
     private final int coordinatorEpoch;
-    private volatile TransactionCoordinatorService.OffsetHook offsets = (group, pid, commit) -> CompletableFuture.completedFuture(null);
 
     /**
      * @param coordinatorEpoch written in every marker: kaas has no coordinator epoch apart from the
      *                         assignment, so it is constant for a standalone broker
      */
-    TxnMarkerDispatcher(TxnMarkerWriter writer, PeerMarkerDelivery peers, ClusterUseCase cluster,
+    TxnMarkerDispatcher(TxnMarkerWriter writer, PeerMarkerDelivery peers, StagedOffsets offsets, ClusterUseCase cluster,
                         int coordinatorEpoch) {
         this.writer = writer;
         this.peers = peers;
+        this.offsets = offsets;
         this.cluster = cluster;
         this.coordinatorEpoch = coordinatorEpoch;
-    }
-
-    void offsetHook(TransactionCoordinatorService.OffsetHook hook) {
-        this.offsets = hook;
     }
 
     /** Places the prepared transaction's markers and runs its offset hooks; fails if any could not be. */
@@ -53,20 +50,27 @@ final class TxnMarkerDispatcher {
         TxnMarker marker = new TxnMarker(prepared.producerId(), prepared.producerEpoch(), coordinatorEpoch, commit);
         int self = cluster.self().id();
         List<CompletableFuture<Void>> local = new ArrayList<>();
-        List<TopicPartition> elsewhere = new ArrayList<>();
+        List<String> groupsHere = new ArrayList<>();
+        List<TxnOutcomeTarget> elsewhere = new ArrayList<>();
         for (TopicPartition tp : prepared.partitions()) {
             if (cluster.leaderOf(tp.topic(), tp.partition()) == self) {
                 local.add(writer.write(tp, marker).thenAccept(error -> check(prepared, tp, error)));
             } else {
-                elsewhere.add(tp);
+                elsewhere.add(TxnOutcomeTarget.of(tp));
+            }
+        }
+        for (String group : prepared.groups()) {
+            if (TxnOutcomeTarget.of(group).ownerIn(cluster) == self) {
+                groupsHere.add(group);
+            } else {
+                elsewhere.add(TxnOutcomeTarget.of(group));
             }
         }
         if (!elsewhere.isEmpty()) {
             local.add(peers.deliver(marker, elsewhere));
         }
-        return allOf(local)
-                .thenCompose(v -> allOf(prepared.groups().stream()
-                        .map(group -> offsets.complete(group, prepared.producerId(), commit)).toList()));
+        return allOf(local).thenCompose(v -> allOf(groupsHere.stream()
+                .map(group -> offsets.complete(group, prepared.producerId(), commit)).toList()));
     }
 
     /**

@@ -7,7 +7,6 @@ import io.kaas.application.port.out.ProducerFenceLog;
 import io.kaas.application.port.out.Scheduler;
 import io.kaas.application.producer.ProducerStateService;
 import io.kaas.application.task.PeriodicTask;
-import io.kaas.domain.topic.TopicPartition;
 import io.kaas.domain.txn.TxnMarker;
 import java.util.List;
 import java.util.Map;
@@ -37,6 +36,7 @@ public final class TxnSweeper implements AutoCloseable {
     private final TransactionCoordinatorService coordinator;
     private final ProducerStateService producers;
     private final TxnMarkerWriter markers;
+    private final StagedOffsets offsets;
     private final MarkerQueue queue;
     private final ProducerFenceLog fenceLog;
     private final ClusterUseCase cluster;
@@ -48,12 +48,13 @@ public final class TxnSweeper implements AutoCloseable {
     private volatile PeriodicTask expirySweep;
     private volatile PeriodicTask queueWatch;
 
-    public TxnSweeper(TransactionCoordinatorService coordinator, ProducerStateService producers, TxnMarkerWriter markers,
-                      MarkerQueue queue, ProducerFenceLog fenceLog, ClusterUseCase cluster, TransactionSettings settings,
+    TxnSweeper(TransactionCoordinatorService coordinator, ProducerStateService producers, TxnMarkerWriter markers,
+                      StagedOffsets offsets, MarkerQueue queue, ProducerFenceLog fenceLog, ClusterUseCase cluster, TransactionSettings settings,
                       Clock clock, Scheduler scheduler, Executor io) {
         this.coordinator = coordinator;
         this.producers = producers;
         this.markers = markers;
+        this.offsets = offsets;
         this.queue = queue;
         this.fenceLog = fenceLog;
         this.cluster = cluster;
@@ -65,8 +66,8 @@ public final class TxnSweeper implements AutoCloseable {
 
     /** Queue entries being applied, by key. */
     private final Set<String> applying = ConcurrentHashMap.newKeySet();
-    /** The partitions of each queued entry whose marker is placed, by key: not appended again. */
-    private final Map<String, Set<TopicPartition>> placed = new ConcurrentHashMap<>();
+    /** What of each queued entry is applied, by key: not applied again. */
+    private final Map<String, Set<TxnOutcomeTarget>> placed = new ConcurrentHashMap<>();
 
     public void start() {
         io.execute(coordinator::reconcile);
@@ -104,8 +105,9 @@ public final class TxnSweeper implements AutoCloseable {
     }
 
     /**
-     * Appends the markers peers queued for this broker's partitions and removes each entry once
-     * every marker in it is durable (or has nothing left to mark). An entry still being applied by an
+     * Applies what peers' coordinators queued for this broker - markers on the partitions it leads,
+     * staged offsets in the groups it coordinates - and removes each entry once all of it is durable
+     * (or has nothing left to mark). An entry still being applied by an
      * earlier pass is left to it; a marker already placed is not appended again while others in its
      * entry wait (for a partition this broker does not lead yet, say). Blocking (reads the queue): an
      * I/O or control thread.
@@ -125,17 +127,18 @@ public final class TxnSweeper implements AutoCloseable {
             if (!applying.add(key)) {
                 continue;
             }
-            Set<TopicPartition> done = placed.computeIfAbsent(key, k -> ConcurrentHashMap.newKeySet());
+            Set<TxnOutcomeTarget> done = placed.computeIfAbsent(key, k -> ConcurrentHashMap.newKeySet());
             TxnMarker marker = new TxnMarker(entry.producerId(), entry.producerEpoch(), entry.coordinatorEpoch(),
                     entry.commit());
-            List<CompletableFuture<Void>> written = entry.partitions().stream().filter(tp -> !done.contains(tp))
-                    .map(tp -> markers.write(tp, marker).thenAccept(error -> {
-                        if (TxnMarkerWriter.settled(error)) {
-                            done.add(tp);
+            List<TxnOutcomeTarget> targets = TxnOutcomeTarget.all(entry.partitions(), entry.groups());
+            List<CompletableFuture<Void>> written = targets.stream().filter(t -> !done.contains(t))
+                    .map(t -> apply(t, marker).thenAccept(settled -> {
+                        if (settled) {
+                            done.add(t);
                         }
                     })).toList();
             CompletableFuture.allOf(written.toArray(CompletableFuture[]::new)).thenRunAsync(() -> {
-                if (done.containsAll(entry.partitions())) {
+                if (done.containsAll(targets)) {
                     queue.remove(self, entry);
                     placed.remove(key);
                 }
@@ -144,6 +147,20 @@ public final class TxnSweeper implements AutoCloseable {
                 return null;
             }).whenComplete((v, e) -> applying.remove(key));
         }
+    }
+
+    /** A marker appended (or nothing left to mark), or the group's staged offsets ended. */
+    private CompletableFuture<Boolean> apply(TxnOutcomeTarget target, TxnMarker marker) {
+        if (target.isPartition()) {
+            return markers.write(target.partition(), marker).thenApply(TxnMarkerWriter::settled);
+        }
+        return offsets.complete(target.group(), marker.producerId(), marker.commit()).handle((v, failure) -> {
+            if (failure != null) {
+                LOG.debug("queued offsets of producer {} in group {} not ended yet: {}", marker.producerId(),
+                        target.group(), failure.toString());
+            }
+            return failure == null;
+        });
     }
 
     @Override

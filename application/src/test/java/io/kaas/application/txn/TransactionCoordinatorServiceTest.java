@@ -315,12 +315,51 @@ class TransactionCoordinatorServiceTest {
     }
 
     @Test
+    void offsetsStagedInAGroupAnotherBrokerCoordinatesTravelThroughTheQueue() {
+        TxnFixture remote = new TxnFixture(cluster -> new Routing(cluster, new AtomicInteger(7)));
+        InitProducerIdResult p = remote.init("tx");
+        remote.add("tx", p, OUT0);
+        remote.settle(remote.coordinator().addOffsets("tx", p.producerId(), p.producerEpoch(), "remote-readers"));
+
+        CompletableFuture<KafkaError> ended = remote.coordinator().endTxn("tx", p.producerId(), p.producerEpoch(), true)
+                .toCompletableFuture();
+        remote.io.runAll();
+
+        MarkerQueue.QueuedMarkers entry = remote.queue.pending(7).get(0);
+        assertThat(entry.partitions()).isEmpty();
+        assertThat(entry.groups()).containsExactly("remote-readers");
+        assertThat(ended).isNotDone();
+
+        remote.queue.remove(7, entry); // broker 7 ended the offsets
+        remote.scheduler.advance(TransactionServices.MARKER_QUEUE_POLL_MS);
+        remote.io.runAll();
+        assertThat(ended).isCompletedWithValue(KafkaError.NONE);
+    }
+
+    @Test
+    void offsetsQueuedForAGroupCoordinatedHereAreEndedAndTheEntryRemoved() {
+        List<String> ended = new java.util.ArrayList<>();
+        f.txn.coordinator().bindOffsetHook((group, pid, commit) -> {
+            ended.add(group + "/" + pid + "/" + commit);
+            return CompletableFuture.completedFuture(null);
+        });
+        f.queue.enqueue(TxnFixture.BROKER_ID, new MarkerQueue.QueuedMarkers(42L, (short) 0, 0, true, List.of(),
+                List.of("readers")));
+
+        f.txn.sweeper().applyQueuedMarkers();
+        f.io.runAll();
+
+        assertThat(ended).containsExactly("readers/42/true");
+        assertThat(f.queue.pending(TxnFixture.BROKER_ID)).isEmpty();
+    }
+
+    @Test
     void markersQueuedForThisBrokerAreAppliedAndRemoved() {
         InitProducerIdResult p = f.init("tx");
         f.add("tx", p, OUT0);
         f.produce("tx", p, OUT0, 0, 1);
         f.queue.enqueue(TxnFixture.BROKER_ID, new MarkerQueue.QueuedMarkers(p.producerId(),
-                p.producerEpoch(), 0, true, List.of(OUT0)));
+                p.producerEpoch(), 0, true, List.of(OUT0), List.of()));
 
         f.txn.sweeper().applyQueuedMarkers();
         f.io.runAll();
@@ -337,7 +376,7 @@ class TransactionCoordinatorServiceTest {
         target.add("tx", p, OUT0);
         target.produce("tx", p, OUT0, 0, 1);
         MarkerQueue.QueuedMarkers entry = new MarkerQueue.QueuedMarkers(p.producerId(), p.producerEpoch(), 0, true,
-                List.of(OUT0, OUT1));
+                List.of(OUT0, OUT1), List.of());
         target.queue.enqueue(TxnFixture.BROKER_ID, entry);
 
         for (int pass = 0; pass < 3; pass++) {
@@ -451,7 +490,8 @@ class TransactionCoordinatorServiceTest {
 
         @Override
         public Optional<Broker> groupCoordinator(String groupId) {
-            return standalone.groupCoordinator(groupId);
+            return other.get() >= 0 && groupId.startsWith("remote") ? Optional.of(new Broker(other.get(), "peer", 9093))
+                    : standalone.groupCoordinator(groupId);
         }
 
         @Override

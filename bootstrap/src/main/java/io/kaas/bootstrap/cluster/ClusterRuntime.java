@@ -48,6 +48,8 @@ import org.slf4j.LoggerFactory;
 public final class ClusterRuntime implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterRuntime.class);
     private static final long ROUND_MS = 1_000;
+    /** A draining controller's successor takes the Lease at its next round; past a few, nobody will. */
+    private static final int ROUNDS_TO_FIND_A_CONTROLLER = 3;
 
     private final ClusterSettings settings;
     private final int brokerId;
@@ -230,10 +232,17 @@ public final class ClusterRuntime implements AutoCloseable {
             }
         });
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        int roundsWithoutController = 0;
         while (System.nanoTime() < deadline) {
             Optional<Assignment> a = follower.current();
             if (a.isEmpty() || a.get().alive().stream().noneMatch(id -> id != brokerId)) {
                 LOG.info("no other broker is alive to take over: stopping without a drain");
+                return;
+            }
+            // Every broker stopping at once: all step aside from the Lease, so nobody can move anything.
+            roundsWithoutController = lease.view().holder().isEmpty() ? roundsWithoutController + 1 : 0;
+            if (roundsWithoutController > ROUNDS_TO_FIND_A_CONTROLLER) {
+                LOG.info("no controller took the Lease over: every broker is stopping, so stopping without a drain");
                 return;
             }
             if (a.get().ledBy(brokerId).isEmpty() && !lease.holds()) {

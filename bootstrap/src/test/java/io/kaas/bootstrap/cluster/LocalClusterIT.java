@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.kaas.bootstrap.testing.EmbeddedKaas;
 import io.kaas.bootstrap.testing.LocalCluster;
+import io.kaas.bootstrap.testing.WordCountApp;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,6 +36,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -274,6 +276,40 @@ class LocalClusterIT {
             assertThat(acknowledged).as("every record acknowledged").hasSize(total);
             assertThat(readAll(cluster.bootstrapServers(), topic, total)).as("each record once, in order per partition")
                     .isEqualTo(expectedByPartition(total));
+        }
+    }
+
+    @Test
+    void streamsExactlyOnceHoldsAcrossBrokersAndThroughABrokersLoss() throws Exception {
+        try (LocalCluster cluster = LocalCluster.start(3, dir.resolve("cluster"));
+             Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()))) {
+            String input = "sentences";
+            String output = "word-counts";
+            admin.createTopics(List.of(new NewTopic(input, 3, (short) 1), new NewTopic(output, 3, (short) 1)))
+                    .all().get(30, TimeUnit.SECONDS);
+            await("both topics placed").atMost(CLUSTER_DEADLINE).ignoreExceptions().untilAsserted(() -> {
+                assertThat(leadersById(admin, input).values().stream().mapToLong(Long::longValue).sum()).isEqualTo(3);
+                assertThat(leadersById(admin, output).values().stream().mapToLong(Long::longValue).sum()).isEqualTo(3);
+            });
+            int controller = admin.describeCluster().controller().get(10, TimeUnit.SECONDS).id();
+            int victim = (controller + 1) % 3;
+            Map<String, Integer> expected = new TreeMap<>();
+            KafkaStreams app = WordCountApp.start(cluster.bootstrapServers(), "word-count", input, output,
+                    dir.resolve("streams-state"));
+            try (KafkaProducer<byte[], byte[]> sentences = new KafkaProducer<>(EmbeddedKaas.producerConfig(
+                    cluster.bootstrapServers(), Map.of(ProducerConfig.ACKS_CONFIG, "all",
+                            ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true, ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 120_000)))) {
+                WordCountApp.send(sentences, input, 0, 60, expected);
+                WordCountApp.awaitCounts(cluster.bootstrapServers(), output, 3, expected, CLUSTER_DEADLINE.multipliedBy(2));
+
+                // Its partitions, and whatever group or transaction coordination it held, move to the survivors.
+                cluster.kill(victim);
+                WordCountApp.send(sentences, input, 60, 120, expected);
+                WordCountApp.awaitCounts(cluster.bootstrapServersWithout(victim), output, 3, expected,
+                        CLUSTER_DEADLINE.multipliedBy(2));
+            } finally {
+                app.close(Duration.ofSeconds(30)); // close() without a bound waits for stuck stream threads forever
+            }
         }
     }
 

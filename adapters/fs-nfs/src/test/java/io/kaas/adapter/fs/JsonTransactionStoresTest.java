@@ -70,11 +70,11 @@ class JsonTransactionStoresTest {
     void theMarkerQueueIsOneFilePerEntryPerTargetNamedByItsContent() {
         JsonMarkerQueue queue = new JsonMarkerQueue(new DataLayout(data), JSON);
         QueuedMarkers first = new QueuedMarkers(7L, (short) 1, 0, true,
-                List.of(new TopicPartition("out", 2), new TopicPartition("out", 0)));
+                List.of(new TopicPartition("out", 2), new TopicPartition("out", 0)), List.of());
         QueuedMarkers retried = new QueuedMarkers(7L, (short) 1, 0, true,
-                List.of(new TopicPartition("out", 0), new TopicPartition("out", 2)));
-        QueuedMarkers rest = new QueuedMarkers(7L, (short) 1, 0, true, List.of(new TopicPartition("out", 2)));
-        QueuedMarkers other = new QueuedMarkers(8L, (short) 0, 0, false, List.of(new TopicPartition("x", 1)));
+                List.of(new TopicPartition("out", 0), new TopicPartition("out", 2)), List.of());
+        QueuedMarkers rest = new QueuedMarkers(7L, (short) 1, 0, true, List.of(new TopicPartition("out", 2)), List.of());
+        QueuedMarkers other = new QueuedMarkers(8L, (short) 0, 0, false, List.of(new TopicPartition("x", 1)), List.of());
 
         queue.enqueue(2, first);
         queue.enqueue(2, retried);

@@ -29,19 +29,24 @@ public interface MarkerQueue {
     /** Removes an entry; a missing one is not an error. */
     void remove(int brokerId, QueuedMarkers markers);
 
-    /** The markers of one transaction for the partitions one broker leads. */
+    /**
+     * One transaction's outcome for one broker: the markers of the partitions it leads and the staged
+     * offsets of the groups it coordinates (none in entries written before groups travelled here).
+     */
     record QueuedMarkers(long producerId, short producerEpoch, int coordinatorEpoch, boolean commit,
-                         List<TopicPartition> partitions) {
+                         List<TopicPartition> partitions, List<String> groups) {
         public QueuedMarkers {
             partitions = partitions.stream().sorted(Comparator.comparing(TopicPartition::topic)
                     .thenComparingInt(TopicPartition::partition)).distinct().toList();
+            groups = groups == null ? List.of() : groups.stream().sorted().distinct().toList();
         }
 
         /** The entry's name, the same wherever it is computed: producer, epoch and a checksum of the rest. */
         public String key() {
             CRC32 crc = new CRC32();
             String content = commit + ":" + coordinatorEpoch + ":" + partitions.stream()
-                    .map(tp -> tp.topic() + "/" + tp.partition()).collect(Collectors.joining(","));
+                    .map(tp -> tp.topic() + "/" + tp.partition()).collect(Collectors.joining(","))
+                    + groups.stream().map(g -> ":" + g.length() + "=" + g).collect(Collectors.joining()); // ids may hold any character
             crc.update(content.getBytes(StandardCharsets.UTF_8));
             return producerId + "-" + producerEpoch + "-" + Long.toHexString(crc.getValue());
         }
