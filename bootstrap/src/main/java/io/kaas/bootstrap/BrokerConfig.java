@@ -63,6 +63,8 @@ import java.util.function.Function;
  *                          marker reconcile), {@code KAAS_TRANSACTIONAL_ID_EXPIRATION_MS} (604800000),
  *                          {@code KAAS_TRANSACTION_EXPIRY_INTERVAL_MS} (3600000),
  *                          {@code KAAS_TRANSACTION_PARTITION_VERIFICATION} (true)
+ * @param testHooks         {@code KAAS_TEST_HOOKS} (false): lets tests wedge the broker on purpose, through
+ *                          {@code POST /debug/wedge?ms=N} on the health port; never set it in production
  */
 public record BrokerConfig(String bindHost, int port, int healthPort, String advertisedHost, Storage storage, Path dataDir,
                            int brokerId, Optional<String> rack, Optional<String> clusterId, boolean autoCreateTopics,
@@ -72,7 +74,7 @@ public record BrokerConfig(String bindHost, int port, int healthPort, String adv
                            long fsyncMaxLatencyMs, long retentionCheckIntervalMs, int producerIdExpirationMs,
                            int producerIdExpirationCheckIntervalMs, int maxPartitionsPerTopic,
                            GroupConfig groups, TransactionSettings transactions, Optional<ClusterSettings> cluster,
-                           Set<String> explicitlySet) {
+                           boolean testHooks, Set<String> explicitlySet) {
 
     public BrokerConfig {
         explicitlySet = Set.copyOf(explicitlySet);
@@ -150,6 +152,7 @@ public record BrokerConfig(String bindHost, int port, int healthPort, String adv
                         r.bool("KAAS_TRANSACTION_PARTITION_VERIFICATION",
                                 TransactionSettings.DEFAULTS.partitionVerification())),
                 cluster,
+                r.bool("KAAS_TEST_HOOKS", false),
                 r.setVariables());
         if (cluster.isPresent() && (config.port() == 0 || cluster.get().heartbeatPort() == 0)) {
             r.problem("KAAS_PORT and KAAS_HEARTBEAT_PORT must be fixed ports in a cluster: the other brokers and the clients "

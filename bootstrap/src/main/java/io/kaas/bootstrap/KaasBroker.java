@@ -246,7 +246,8 @@ public final class KaasBroker implements AutoCloseable {
                         topics.logs().size(), topics.all().stream().mapToInt(Topic::partitionCount).sum(),
                         server.oldestLoopTickAgeMs(), true));
         try {
-            return HealthServer.start(config.bindHost(), config.healthPort(), report, codec::encode);
+            return HealthServer.start(config.bindHost(), config.healthPort(), report, codec::encode,
+                    config.testHooks() ? Optional.of(server::wedgeEventLoops) : Optional.empty());
         } catch (IOException e) {
             server.close();
             throw new IllegalStateException("cannot serve the health probes on " + config.bindHost() + ":"

@@ -7,9 +7,11 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Function;
+import java.util.function.LongConsumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,9 +36,10 @@ public final class HealthServer implements AutoCloseable {
     /**
      * @param report reads the broker's state for each probe
      * @param json   encodes a report as JSON
+     * @param wedge  with {@code KAAS_TEST_HOOKS}: {@code POST /debug/wedge?ms=N} wedges the event loops for N ms
      */
     public static HealthServer start(String host, int port, Supplier<HealthReport> report,
-                                     Function<Object, byte[]> json) throws IOException {
+                                     Function<Object, byte[]> json, Optional<LongConsumer> wedge) throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 16);
         ExecutorService thread = Executors.newSingleThreadExecutor(task -> {
             Thread t = new Thread(task, "kaas-health");
@@ -54,6 +57,17 @@ public final class HealthServer implements AutoCloseable {
             respond(exchange, ready ? 200 : 503, ready ? "ready\n".getBytes(StandardCharsets.UTF_8)
                     : json.apply(Map.of("not_ready", r.notReady())));
         });
+        wedge.ifPresent(hook -> server.createContext("/debug/wedge", exchange -> {
+            try (exchange) {
+                String query = Optional.ofNullable(exchange.getRequestURI().getQuery()).orElse("");
+                if (!"POST".equals(exchange.getRequestMethod()) || !query.matches("ms=\\d{1,9}")) {
+                    exchange.sendResponseHeaders(400, -1);
+                    return;
+                }
+                hook.accept(Long.parseLong(query.substring(3)));
+                exchange.sendResponseHeaders(202, -1);
+            }
+        }));
         server.start();
         LOG.info("health probes on http://{}:{}/healthz and /readyz", host, server.getAddress().getPort());
         return new HealthServer(server, thread);

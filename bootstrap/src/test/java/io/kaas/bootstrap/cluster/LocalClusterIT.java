@@ -98,6 +98,32 @@ class LocalClusterIT {
     }
 
     @Test
+    void aBrokerWhoseEventLoopsAreWedgedIsEvictedAndItsPartitionsMove() throws Exception {
+        try (LocalCluster cluster = LocalCluster.start(3, dir.resolve("cluster"))) {
+            String topic = "wedged";
+            int victim;
+            try (Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()))) {
+                createSpread(admin, topic);
+                victim = (admin.describeCluster().controller().get(10, TimeUnit.SECONDS).id() + 1) % 3;
+            }
+            long wedgedAt = System.nanoTime();
+            // Its heartbeats still flow (their own threads), saying it is unhealthy: the controller drops it.
+            cluster.wedge(victim, Duration.ofSeconds(20));
+            try (Admin survivors = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServersWithout(victim)))) {
+                await("the wedged broker's partitions move to the others").atMost(CLUSTER_DEADLINE).ignoreExceptions()
+                        .untilAsserted(() -> {
+                            Map<Integer, Long> leaders = leadersById(survivors, topic);
+                            assertThat(leaders).doesNotContainKey(victim);
+                            assertThat(leaders.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(PARTITIONS);
+                        });
+            }
+            System.out.printf("LocalClusterIT: broker %d wedged -> its partitions led elsewhere after %d ms%n", victim,
+                    elapsedMs(wedgedAt));
+            produceAndReadBack(cluster.bootstrapServersWithout(victim), topic, 600);
+        }
+    }
+
+    @Test
     void aPausedControllerIsReplacedAtAHigherEpochAndCannotRollTheClusterBackWhenItResumes() throws Exception {
         try (LocalCluster cluster = LocalCluster.start(3, dir.resolve("cluster"))) {
             String topic = "failover";

@@ -3,6 +3,10 @@ package io.kaas.bootstrap.testing;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -121,6 +125,23 @@ public final class LocalCluster implements AutoCloseable {
         }
     }
 
+    /** Blocks every network event loop of a broker for {@code duration}: a broker alive but wedged. */
+    public void wedge(int id, Duration duration) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + (basePort + 200 + id)
+                + "/debug/wedge?ms=" + duration.toMillis())).POST(HttpRequest.BodyPublishers.noBody()).build();
+        try {
+            int status = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+            if (status != 202) {
+                throw new IllegalStateException("broker " + id + " refused the wedge hook: HTTP " + status);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** The broker's log so far, for failure messages. */
     public String log(int id) {
         try {
@@ -158,7 +179,9 @@ public final class LocalCluster implements AutoCloseable {
         try {
             Files.createDirectories(dir);
             Path output = Files.createTempFile(dir, "cluster-sh-", ".out");
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
+            builder.environment().put("KAAS_TEST_HOOKS", "true"); // see wedge()
+            Process process = builder.start();
             if (!process.waitFor(VERB_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
                 process.destroyForcibly();
                 throw new IllegalStateException("dev/cluster.sh " + String.join(" ", args) + " did not finish in "

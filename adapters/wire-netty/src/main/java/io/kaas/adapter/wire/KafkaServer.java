@@ -18,6 +18,7 @@ import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
 import java.util.concurrent.Executor;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -111,6 +112,21 @@ public final class KafkaServer implements AutoCloseable {
     /** How long ago the most behind event loop last ran its tick: large when one is wedged. */
     public long oldestLoopTickAgeMs() {
         return ticks.oldestTickAgeMs();
+    }
+
+    /**
+     * A test hook: blocks every network event loop for {@code ms}, as a runaway handler would, so a
+     * test can watch a wedged broker be evicted. Deliberately the one blocking call on a loop.
+     */
+    public void wedgeEventLoops(long ms) {
+        workers.forEach(loop -> loop.execute(() -> {
+            try {
+                new CountDownLatch(1).await(ms, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }));
+        LOG.warn("test hook: every network event loop wedged for {} ms", ms);
     }
 
     /** Stops accepting, closes every connection and waits for the event loops to finish. */
