@@ -117,10 +117,10 @@ name, path, killed = sys.argv[1], sys.argv[2], int(sys.argv[3])
 rows = [l.split() for l in open(path) if l.strip()]
 acked = [(int(s), int(a)) for s, a, *rest in rows if a.isdigit()]
 failed = sum(1 for r in rows if r[1] == "failed")
-after = [a for s, a in acked if a >= killed]
+after = [a for s, a in acked if s >= killed]
 first_gap = (min(after) - killed) if after else float("nan")
 worst = max((a - s for s, a in acked if a >= killed - 5000), default=float("nan"))
-print(f"| {name} | SIGKILL of a partition's leader | first ack after the kill: {first_gap} ms | longest wait of a record: {worst} ms | {failed} records failed |")
+print(f"| {name} | SIGKILL of a partition's leader | first ack of a record sent after the kill: {first_gap} ms | longest wait of a record: {worst} ms | {failed} records failed |")
 PY
 }
 
