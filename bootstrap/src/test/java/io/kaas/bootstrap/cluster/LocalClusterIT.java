@@ -1,6 +1,7 @@
 package io.kaas.bootstrap.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -249,6 +250,51 @@ class LocalClusterIT {
                 again.poll(Duration.ofSeconds(1)).forEach(r -> read.add(new String(r.key())));
             }
             assertThat(read).as("nothing read twice").hasSize(240);
+
+            // A zombie: a second instance with the same transactional id fences the first on every broker.
+            String fenced = "fenced";
+            createSpread(admin, fenced);
+            Map<String, Object> zombieConfig = Map.of(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "zombie");
+            try (KafkaProducer<byte[], byte[]> zombie = new KafkaProducer<>(EmbeddedKaas.producerConfig(
+                    cluster.bootstrapServers(), zombieConfig))) {
+                zombie.initTransactions();
+                zombie.beginTransaction();
+                for (int p = 0; p < PARTITIONS; p++) {
+                    zombie.send(new ProducerRecord<>(fenced, p, "zombie".getBytes(), new byte[0]));
+                }
+                zombie.flush();
+                try (KafkaProducer<byte[], byte[]> successor = new KafkaProducer<>(EmbeddedKaas.producerConfig(
+                        cluster.bootstrapServers(), zombieConfig))) {
+                    successor.initTransactions(); // aborts the zombie's transaction under a bumped epoch
+                    successor.beginTransaction();
+                    for (int p = 0; p < PARTITIONS; p++) {
+                        successor.send(new ProducerRecord<>(fenced, p, "successor".getBytes(), new byte[0]));
+                    }
+                    successor.commitTransaction();
+                }
+                assertThat(catchThrowable(() -> {
+                    for (int p = 0; p < PARTITIONS; p++) {
+                        zombie.send(new ProducerRecord<>(fenced, p, "zombie".getBytes(), new byte[0])).get(30, TimeUnit.SECONDS);
+                    }
+                    zombie.commitTransaction();
+                })).as("the zombie can neither write nor commit").isNotNull();
+            }
+            List<String> committed = new ArrayList<>();
+            try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(EmbeddedKaas.consumerConfig(
+                    cluster.bootstrapServers(), Map.of("isolation.level", "read_committed")))) {
+                List<TopicPartition> all = new ArrayList<>();
+                for (int p = 0; p < PARTITIONS; p++) {
+                    all.add(new TopicPartition(fenced, p));
+                }
+                consumer.assign(all);
+                Map<TopicPartition, Long> stable = consumer.endOffsets(all); // the last stable offsets
+                await("everything below the last stable offsets read").atMost(CLUSTER_DEADLINE).until(() -> {
+                    consumer.poll(Duration.ofMillis(200)).forEach(r -> committed.add(new String(r.key())));
+                    return all.stream().allMatch(tp -> consumer.position(tp) >= stable.get(tp));
+                });
+            }
+            assertThat(committed).as("the successor's records, none of the zombie's").hasSize(PARTITIONS)
+                    .containsOnly("successor");
         }
     }
 
