@@ -1,31 +1,33 @@
 #!/usr/bin/env bash
 # A kaas cluster on one machine, standing in for Kubernetes: a development API server (dev/apiserver: fabric8's mock
-# store in CRUD mode behind kube-apiserver's discovery and protocol, plain HTTP on 127.0.0.1) serves the controller Lease and the brokers' EndpointSlices, N broker processes of the
-# real kaas.jar share DIR/volume as their ReadWriteMany volume, and this script plays the StatefulSet (it starts, kills
-# and restarts the pods kaas-0..kaas-N-1) and the endpoints controller (it keeps each broker's EndpointSlice and its
-# readiness, read from /readyz, current). It is not Kubernetes: no kubelet, no scheduling, no RBAC, one machine.
-# kubectl works against the API server: KUBECONFIG=DIR/kubeconfig kubectl get leases,endpointslices
+# store in CRUD mode behind kube-apiserver's discovery and protocol, plain HTTP on 127.0.0.1) serves the controller
+# Lease, the brokers' EndpointSlices and the KafkaTopics; the real kaas-operator.jar (leader election off) and N
+# processes of the real kaas.jar share DIR/volume as their ReadWriteMany volume; this script plays the Deployment and
+# the StatefulSet (it starts, kills and restarts the pods kaas-0..kaas-N-1) and the endpoints controller (each broker's
+# EndpointSlice and its /readyz readiness). Not Kubernetes: no kubelet, no scheduling, no RBAC, one machine.
+# kubectl works against the API server: KUBECONFIG=DIR/kubeconfig kubectl get leases,endpointslices,kafkatopics
 #
-#   dev/cluster.sh start N DIR [BASE_PORT]   start the API server and N brokers; returns once every /readyz is 200 and
-#                                            prints the bootstrap list as its last line
+#   dev/cluster.sh start N DIR [BASE_PORT]   start the API server, the operator and N brokers; returns once every /readyz
+#                                            is 200 and the operator reconciles, printing the bootstrap list last
 #   dev/cluster.sh bootstrap DIR             print the bootstrap list
 #   dev/cluster.sh kill DIR ID               SIGKILL broker ID (its endpoint stays, not ready: a crashed pod)
 #   dev/cluster.sh restart DIR ID            start broker ID again (after kill), and wait for its /readyz
-#   dev/cluster.sh stop DIR                  SIGTERM every broker (each drains), then stop the API server
-#   dev/cluster.sh api DIR stop|start        take the API server away, or bring it back (empty: it keeps nothing)
+#   dev/cluster.sh stop DIR                  SIGTERM every broker (each drains), the operator, then the API server
+#   dev/cluster.sh api DIR stop|start        take the API server away, or bring it back (empty: no KafkaTopic survives)
 #
 # Ports from BASE_PORT (19092): broker i listens on BASE+i (Kafka), BASE+100+i (heartbeats), BASE+200+i (health);
-# the API server on BASE+300, its kubeconfig in DIR/kubeconfig. Logs: DIR/broker-ID.log, DIR/apiserver.log,
-# DIR/endpoints.log.
-# KAAS_JAVA_OPTS and any KAAS_* variables in the environment reach every broker.
+# the API server on BASE+300, its kubeconfig in DIR/kubeconfig. Logs: DIR/broker-ID.log, DIR/operator.log,
+# DIR/apiserver.log, DIR/endpoints.log.
+# KAAS_JAVA_OPTS and any KAAS_* variables in the environment reach every broker and the operator.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 KAAS_JAR="${KAAS_JAR:-$ROOT/bootstrap/target/kaas.jar}"
 API_JAR="${API_JAR:-$ROOT/dev/apiserver/target/kaas-dev-apiserver.jar}"
+OPERATOR_JAR="${OPERATOR_JAR:-$ROOT/operator/target/kaas-operator.jar}"
 NAMESPACE=default
 SERVICE=kaas-brokers
 
-usage() { sed -n '9,17p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '10,21p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 die() { echo "cluster.sh: $*" >&2; exit 1; }
 
 load() { # DIR
@@ -35,9 +37,9 @@ load() { # DIR
 }
 
 build() {
-  if [ ! -f "$KAAS_JAR" ] || [ ! -f "$API_JAR" ]; then
-    echo "building kaas.jar and the development API server ..." >&2
-    (cd "$ROOT" && mvn -B -q -DskipTests package -pl bootstrap,dev/apiserver -am)
+  if [ ! -f "$KAAS_JAR" ] || [ ! -f "$API_JAR" ] || [ ! -f "$OPERATOR_JAR" ]; then
+    echo "building kaas.jar, kaas-operator.jar and the development API server ..." >&2
+    (cd "$ROOT" && mvn -B -q -DskipTests package -pl bootstrap,dev/apiserver,operator -am)
   fi
 }
 
@@ -110,6 +112,28 @@ start_broker() { # DIR ID
   echo $! > "$dir/broker-$id.pid"
 }
 
+# The operator, as its Deployment would run it: one replica, so without leader election (java-operator-sdk's election
+# first asks for a SelfSubjectRulesReview, which the development API server does not answer).
+start_operator() { # DIR
+  local dir="$1"
+  env KAAS_DATA_DIR="$dir/volume" KAAS_NAMESPACE="$NAMESPACE" MY_POD_NAME=kaas-operator-0 \
+    KAAS_OPERATOR_LEADER_ELECTION=false \
+    KUBERNETES_MASTER="$(api_url)" KUBERNETES_AUTH_TRYKUBECONFIG=false KUBERNETES_AUTH_TRYSERVICEACCOUNT=false \
+    KUBERNETES_NAMESPACE="$NAMESPACE" \
+    java ${KAAS_JAVA_OPTS:-} -jar "$OPERATOR_JAR" >> "$dir/operator.log" 2>&1 &
+  echo $! > "$dir/operator.pid"
+}
+
+await_operator() { # DIR
+  local dir="$1"
+  for _ in $(seq 1 1200); do
+    grep -q "kaas operator reconciling" "$dir/operator.log" 2>/dev/null && return 0
+    kill -0 "$(cat "$dir/operator.pid")" 2>/dev/null || die "the operator exited: see $dir/operator.log"
+    sleep 0.1
+  done
+  die "the operator did not start reconciling within 120 s: see $dir/operator.log"
+}
+
 await_ready() { # DIR ID...
   local dir="$1"; shift
   for id in "$@"; do
@@ -155,8 +179,10 @@ case "$VERB" in
     for id in $(seq 0 $((N - 1))); do put_slice "$id" false || die "cannot create the EndpointSlice of kaas-$id"; done
     (endpoints_loop "$DIR") > /dev/null 2>&1 &
     echo $! > "$DIR/endpoints.pid"
+    start_operator "$DIR"
     for id in $(seq 0 $((N - 1))); do start_broker "$DIR" "$id"; done
     await_ready "$DIR" $(seq 0 $((N - 1)))
+    await_operator "$DIR"
     bootstrap_list
     ;;
   bootstrap)
@@ -173,6 +199,7 @@ case "$VERB" in
     load "$DIR"
     for id in $(seq 0 $((N - 1))); do [ -f "$DIR/broker-$id.pid" ] && kill -TERM "$(cat "$DIR/broker-$id.pid")" 2>/dev/null || true; done
     for id in $(seq 0 $((N - 1))); do stop_pid "$DIR/broker-$id.pid" TERM; done
+    stop_pid "$DIR/operator.pid" TERM
     stop_pid "$DIR/endpoints.pid" TERM
     stop_pid "$DIR/apiserver.pid" TERM
     rm -f "$DIR/cluster.env" ;;

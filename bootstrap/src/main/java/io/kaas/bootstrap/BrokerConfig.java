@@ -1,5 +1,6 @@
 package io.kaas.bootstrap;
 
+import io.kaas.adapter.k8s.ArgoCdAnnotations;
 import io.kaas.adapter.wire.WireSettings;
 import io.kaas.application.cluster.BrokerSettings;
 import io.kaas.application.log.LogConfig;
@@ -188,7 +189,22 @@ public record BrokerConfig(String bindHost, int port, int healthPort, String adv
                 r.integer("KAAS_HEARTBEAT_PORT", 9094, 0, 65535),
                 r.string("KAAS_LEASE_NAME", "kaas-controller"),
                 r.integer("KAAS_LEASE_DURATION_SECONDS", 10, 2, 3600),
-                r.longValue("KAAS_HEARTBEAT_TIMEOUT_MS", 3_000, 500, 600_000)));
+                r.longValue("KAAS_HEARTBEAT_TIMEOUT_MS", 3_000, 500, 600_000),
+                argoCd(r)));
+    }
+
+    /**
+     * ArgoCD coexistence on the KafkaTopics this broker creates (the chart's {@code admin.argocd}): on when
+     * {@code KAAS_ARGOCD_APPLICATION} names the Application; either options variable set empty leaves its annotation out.
+     */
+    private static Optional<ArgoCdAnnotations> argoCd(Reader r) {
+        String application = r.string("KAAS_ARGOCD_APPLICATION", "");
+        if (application.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new ArgoCdAnnotations(application,
+                r.stringOrEmpty("KAAS_ARGOCD_COMPARE_OPTIONS", ArgoCdAnnotations.DEFAULT_COMPARE_OPTIONS),
+                r.stringOrEmpty("KAAS_ARGOCD_SYNC_OPTIONS", ArgoCdAnnotations.DEFAULT_SYNC_OPTIONS)));
     }
 
     /** Whether the environment set {@code variable} (to something not blank). */
@@ -219,6 +235,12 @@ public record BrokerConfig(String bindHost, int port, int healthPort, String adv
         String string(String name, String fallback) {
             String value = env.get(name);
             return value == null || value.isBlank() ? fallback : value.trim();
+        }
+
+        /** Like {@link #string}, but a variable set empty is empty, not the fallback. */
+        String stringOrEmpty(String name, String fallback) {
+            String value = env.get(name);
+            return value == null ? fallback : value.trim();
         }
 
         int integer(String name, int fallback, int min, int max) {

@@ -1,5 +1,8 @@
 package io.kaas.bootstrap;
 
+import io.kaas.adapter.k8s.ArgoCdAnnotations;
+import java.util.Optional;
+
 /**
  * Cluster mode, from the pod's environment: set when {@code MY_POD_NAME} is (a StatefulSet pod),
  * absent for the standalone broker.
@@ -17,9 +20,13 @@ package io.kaas.bootstrap;
  * @param heartbeatTimeoutMs   {@code KAAS_HEARTBEAT_TIMEOUT_MS}: a broker without a heartbeat this long is dead to the
  *                             controller, and a broker without the controller's acknowledgement this long stops
  *                             acknowledging writes (3000)
+ * @param argoCd               {@code KAAS_ARGOCD_APPLICATION}, {@code KAAS_ARGOCD_COMPARE_OPTIONS},
+ *                             {@code KAAS_ARGOCD_SYNC_OPTIONS}: the ArgoCD annotations on the KafkaTopics this broker
+ *                             creates, when an Application is named
  */
 public record ClusterSettings(String podName, String namespace, String headlessService, int heartbeatPort,
-                              String leaseName, int leaseDurationSeconds, long heartbeatTimeoutMs) {
+                              String leaseName, int leaseDurationSeconds, long heartbeatTimeoutMs,
+                              Optional<ArgoCdAnnotations> argoCd) {
 
     /** The broker id a StatefulSet pod name carries, {@code kaas-2} → 2; -1 when it carries none. */
     public static int ordinalOf(String podName) {

@@ -32,6 +32,7 @@ import io.kaas.application.log.LogEngine;
 import io.kaas.application.log.MemoryLogEngine;
 import io.kaas.application.log.PartitionLog;
 import io.kaas.application.port.in.ClusterUseCase;
+import io.kaas.application.port.in.TopicAdminUseCase;
 import io.kaas.application.port.out.Clock;
 import io.kaas.application.port.out.Filesystem;
 import io.kaas.application.port.out.ProducerIdBlockStore;
@@ -39,10 +40,13 @@ import io.kaas.application.port.out.TopicStore;
 import io.kaas.application.port.out.TransactionVerifier;
 import io.kaas.application.produce.ProduceService;
 import io.kaas.application.producer.ProducerIdService;
+import io.kaas.application.topic.ClusterTopicAdmin;
 import io.kaas.application.topic.ConfigService;
 import io.kaas.application.topic.DeleteRecordsService;
 import io.kaas.application.topic.LogDirsService;
 import io.kaas.application.topic.PartitionSweep;
+import io.kaas.application.topic.StandaloneTopicAdmin;
+import io.kaas.application.topic.TopicConfigWriter;
 import io.kaas.application.topic.TopicService;
 import io.kaas.application.txn.TransactionServices;
 import io.kaas.application.txn.VerifiedHere;
@@ -158,9 +162,14 @@ public final class KaasBroker implements AutoCloseable {
                 ? new DiskLogEngine(new DiskLogEngine.Settings(config.dataDir(), 0, config.fsyncMaxLatencyMs(),
                         DiskLogEngine.DEFAULT_CHECKPOINT_INTERVAL_BYTES, clustered), fs, codec, io, scheduler, clock, purgatory)
                 : new MemoryLogEngine(purgatory);
-        TopicService topics = clustered
-                ? TopicService.forCluster(topicStore, engine, settings, brokerConfigs, UUID::randomUUID)
-                : new TopicService(topicStore, engine, settings, brokerConfigs, UUID::randomUUID);
+        Optional<ClusterRuntime> runtime = config.cluster().map(c -> ClusterRuntime.prepare(c, clusterId,
+                new ClusterUseCase.Broker(config.brokerId(), config.advertisedHost(), config.port(),
+                        config.rack().orElse(null)), config.bindHost(), layout, json, clock));
+        // In a cluster the operator writes the topic files from KafkaTopics; this broker reads them, and the
+        // catalog says which of them still stand for a declared topic.
+        TopicService topics = runtime.map(r -> TopicService.forCluster(topicStore, r.topicCatalog(), engine, settings,
+                        brokerConfigs, UUID::randomUUID))
+                .orElseGet(() -> new TopicService(topicStore, engine, settings, brokerConfigs, UUID::randomUUID));
         topics.start();
         PartitionSweep retention = PartitionSweep.start("the retention sweep", topics, scheduler, io, clock,
                 config.retentionCheckIntervalMs(), PartitionLog::applyRetention);
@@ -172,9 +181,6 @@ public final class KaasBroker implements AutoCloseable {
                 config.ioThreads(), config.socketSendBufferBytes(), config.socketReceiveBufferBytes(),
                 config.connectionsMaxIdleMs(), ConnectionLimits.DEFAULT);
         AtomicInteger boundPort = new AtomicInteger(config.port());
-        Optional<ClusterRuntime> runtime = config.cluster().map(c -> ClusterRuntime.prepare(c, clusterId,
-                new ClusterUseCase.Broker(config.brokerId(), config.advertisedHost(), config.port(),
-                        config.rack().orElse(null)), config.bindHost(), layout, json, clock));
         ClusterUseCase cluster = runtime.map(ClusterRuntime::cluster).orElseGet(() -> new StandaloneCluster(clusterId,
                 config.brokerId(), config.advertisedHost(), boundPort::get, config.rack().orElse(null)));
         ProducerIdService producerIds = new ProducerIdService(config.brokerId(), pidStore, io);
@@ -188,6 +194,12 @@ public final class KaasBroker implements AutoCloseable {
                 new JsonOffsetStore(layout, json), topics, cluster, clock, scheduler, io,
                 UUID::randomUUID, verifier);
         topics.addDeletionListener(groups::onTopicDeleted);
+        Optional<ClusterTopicAdmin> clusterAdmin = runtime.map(r -> new ClusterTopicAdmin(topics, r.topicCatalog(),
+                settings, brokerConfigs, id -> cluster.brokers().stream().anyMatch(b -> b.id() == id), clock, scheduler,
+                io));
+        TopicAdminUseCase topicAdmin = clusterAdmin.<TopicAdminUseCase>map(a -> a)
+                .orElseGet(() -> new StandaloneTopicAdmin(topics));
+        TopicConfigWriter configWriter = clusterAdmin.<TopicConfigWriter>map(a -> a).orElse(topics);
         groups.start();
         transactions.bindGroups(groups);
         transactions.start();
@@ -205,12 +217,12 @@ public final class KaasBroker implements AutoCloseable {
                             runtime.map(ClusterRuntime::writeFence).orElse(WriteFence.OPEN)),
                     new FetchService(topics, purgatory, scheduler, io),
                     new ListOffsetsService(topics, io),
-                    new MetadataService(topics, cluster, settings, io),
-                    topics,
+                    new MetadataService(topics, topicAdmin, cluster, settings, io),
+                    topicAdmin,
                     cluster,
                     producerIds,
                     new DeleteRecordsService(topics, io),
-                    new ConfigService(topics, brokerConfigs, config.brokerId()),
+                    new ConfigService(topics, configWriter, brokerConfigs, config.brokerId()),
                     new LogDirsService(topics, engine, io),
                     groups,
                     transactions.coordinator(),

@@ -3,7 +3,9 @@ package io.kaas.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kaas.adapter.k8s.ArgoCdAnnotations;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** Cluster mode from the pod's environment; outside a pod, the standalone broker as before. */
@@ -26,7 +28,7 @@ class ClusterSettingsTest {
         assertThat(config.brokerId()).isEqualTo(12);
         assertThat(config.advertisedHost()).isEqualTo("kaas-12.kaas-headless.streaming.svc");
         assertThat(config.cluster()).hasValue(new ClusterSettings("kaas-12", "streaming", "kaas-headless", 9094,
-                "kaas-controller", 10, 3_000));
+                "kaas-controller", 10, 3_000, Optional.empty()));
     }
 
     @Test
@@ -37,7 +39,21 @@ class ClusterSettingsTest {
 
         assertThat(config.advertisedHost()).isEqualTo("127.0.0.1");
         assertThat(config.cluster()).hasValue(new ClusterSettings("kaas-0", "a", "kaas-brokers", 19094, "kaas-controller", 9,
-                1_500));
+                1_500, Optional.empty()));
+    }
+
+    @Test
+    void namingAnArgoCdApplicationAnnotatesTheKafkaTopicsBrokersCreate() {
+        BrokerConfig defaults = BrokerConfig.fromEnvironment(Map.of("MY_POD_NAME", "kaas-0",
+                "KAAS_ARGOCD_APPLICATION", "my-kaas"));
+        BrokerConfig tuned = BrokerConfig.fromEnvironment(Map.of("MY_POD_NAME", "kaas-0",
+                "KAAS_ARGOCD_APPLICATION", "my-kaas", "KAAS_ARGOCD_COMPARE_OPTIONS", "", "KAAS_ARGOCD_SYNC_OPTIONS",
+                "Delete=false,Prune=false"));
+
+        assertThat(defaults.cluster().orElseThrow().argoCd()).hasValue(new ArgoCdAnnotations("my-kaas",
+                "IgnoreExtraneous", "Delete=false"));
+        assertThat(tuned.cluster().orElseThrow().argoCd()).hasValue(new ArgoCdAnnotations("my-kaas", "",
+                "Delete=false,Prune=false"));
     }
 
     @Test

@@ -11,10 +11,11 @@ import io.kaas.adapter.fs.JacksonCodec;
 import io.kaas.adapter.fs.JsonFiles;
 import io.kaas.adapter.fs.JsonTopicStore;
 import io.kaas.adapter.fs.NioFilesystem;
+import io.kaas.adapter.k8s.TopicClaims;
 import io.kaas.adapter.k8s.crd.KafkaTopic;
 import io.kaas.application.port.out.Filesystem;
 import io.kaas.operator.model.PoolVolume;
-import io.kaas.operator.model.TopicClaims;
+import io.kaas.operator.reconciler.topic.DeletedTopicWatch;
 import io.kaas.operator.reconciler.topic.KafkaTopicReconciler;
 import io.kaas.operator.reconciler.topic.OrphanSweepSchedule;
 import io.kaas.operator.reconciler.topic.OrphanTopicSweep;
@@ -26,16 +27,19 @@ import java.util.UUID;
 import java.util.function.Consumer;
 
 /**
- * The operator, wired: the KafkaTopic reconciler on java-operator-sdk and the orphan sweep, both on the data volume
- * through the fs-nfs stores, both only while this replica holds the operator's Lease (when one is configured).
+ * The operator, wired: the KafkaTopic reconciler on java-operator-sdk, the orphan sweep and the reclaim of deleted
+ * KafkaTopics' directories, all on the data volume through the fs-nfs stores, all only while this replica holds the
+ * operator's Lease (when one is configured).
  */
 public final class KaasOperator implements AutoCloseable {
     private final Operator operator;
     private final OrphanSweepSchedule sweeps;
+    private final DeletedTopicWatch deletions;
 
-    private KaasOperator(Operator operator, OrphanSweepSchedule sweeps) {
+    private KaasOperator(Operator operator, OrphanSweepSchedule sweeps, DeletedTopicWatch deletions) {
         this.operator = operator;
         this.sweeps = sweeps;
+        this.deletions = deletions;
     }
 
     /**
@@ -55,6 +59,15 @@ public final class KaasOperator implements AutoCloseable {
         OrphanTopicSweep sweep = new OrphanTopicSweep(layout, files, store, locks, () -> TopicClaims.claimed(
                 client.resources(KafkaTopic.class).inNamespace(namespace).list().getItems()));
         OrphanSweepSchedule sweeps = new OrphanSweepSchedule(sweep, settings.sweepInterval());
+        DeletedTopicWatch deletions = new DeletedTopicWatch(client, namespace, sweep);
+        Runnable lead = () -> {
+            sweeps.start();
+            deletions.start();
+        };
+        Runnable stopLeading = () -> {
+            deletions.close();
+            sweeps.close();
+        };
 
         Operator operator = new Operator(overrider -> {
             overrider.withKubernetesClient(client).withCloseClientOnStop(false);
@@ -63,7 +76,7 @@ public final class KaasOperator implements AutoCloseable {
                             .withLeaseNamespace(namespace)
                             .withIdentity(election.identity())
                             // Sweep only while leading; losing the Lease ends the process (java-operator-sdk's default).
-                            .withLeaderCallbacks(new LeaderCallbacks(sweeps::start, sweeps::close, leader -> {
+                            .withLeaderCallbacks(new LeaderCallbacks(lead, stopLeading, leader -> {
                             }))
                             .build()));
             tuning.accept(overrider);
@@ -73,14 +86,15 @@ public final class KaasOperator implements AutoCloseable {
         operator.register(topics, configuration -> configuration.settingNamespace(namespace));
         operator.start();
         if (settings.leaderElection().isEmpty()) {
-            sweeps.start();
+            lead.run();
         }
-        return new KaasOperator(operator, sweeps);
+        return new KaasOperator(operator, sweeps, deletions);
     }
 
-    /** Stops sweeping and reconciling; a reconcile under way finishes. */
+    /** Stops sweeping, reclaiming and reconciling; a reconcile under way finishes. */
     @Override
     public void close() {
+        deletions.close();
         sweeps.close();
         operator.stop();
     }

@@ -13,8 +13,9 @@ import java.util.Optional;
  * @param dataDir        {@code KAAS_DATA_DIR}: where the shared data volume is mounted (/data)
  * @param namespace      {@code KAAS_NAMESPACE}, else {@code MY_POD_NAMESPACE}: the namespace whose resources it
  *                       reconciles and whose Lease it competes for
- * @param leaderElection the Lease that lets one replica reconcile and sweep at a time; absent only in tests, where one
- *                       operator runs alone
+ * @param leaderElection the Lease that lets one replica reconcile and sweep at a time; absent where one operator runs
+ *                       alone and the API server cannot answer java-operator-sdk's permission check (tests, and the
+ *                       development API server of {@code dev/cluster.sh}: {@code KAAS_OPERATOR_LEADER_ELECTION=false})
  * @param sweepInterval  how often the leader's orphan sweep runs after its first pass (five minutes)
  */
 public record OperatorSettings(Path dataDir, String namespace, Optional<LeaderElection> leaderElection,
@@ -46,11 +47,15 @@ public record OperatorSettings(Path dataDir, String namespace, Optional<LeaderEl
         if (leaseName.isBlank()) {
             problems.add("KAAS_OPERATOR_LEASE_NAME is empty; it names the operator's Lease (default kaas-operator)");
         }
+        String election = env.getOrDefault("KAAS_OPERATOR_LEADER_ELECTION", "true");
+        if (!election.equals("true") && !election.equals("false")) {
+            problems.add("KAAS_OPERATOR_LEADER_ELECTION must be true or false, not '" + election + "'");
+        }
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException("invalid operator configuration:\n  " + String.join("\n  ", problems));
         }
-        return new OperatorSettings(Path.of(dataDir), namespace,
-                Optional.of(new LeaderElection(leaseName, identity)), Duration.ofMinutes(5));
+        return new OperatorSettings(Path.of(dataDir), namespace, election.equals("true")
+                ? Optional.of(new LeaderElection(leaseName, identity)) : Optional.empty(), Duration.ofMinutes(5));
     }
 
     private static String first(Map<String, String> env, String name, String fallback) {

@@ -32,9 +32,19 @@ class OperatorSettingsTest {
     }
 
     @Test
+    void leaderElectionCanBeTurnedOffForAnOperatorThatRunsAlone() {
+        OperatorSettings settings = OperatorSettings.fromEnv(Map.of("KAAS_NAMESPACE", "kafka", "MY_POD_NAME", "op",
+                "KAAS_OPERATOR_LEADER_ELECTION", "false"));
+
+        assertThat(settings.leaderElection()).isEmpty();
+    }
+
+    @Test
     void everyProblemIsReportedAtOnce() {
-        assertThatThrownBy(() -> OperatorSettings.fromEnv(Map.of("KAAS_DATA_DIR", " ")))
+        assertThatThrownBy(() -> OperatorSettings.fromEnv(Map.of("KAAS_DATA_DIR", " ",
+                "KAAS_OPERATOR_LEADER_ELECTION", "no")))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContainingAll("KAAS_DATA_DIR is empty", "KAAS_NAMESPACE", "MY_POD_NAME");
+                .hasMessageContainingAll("KAAS_DATA_DIR is empty", "KAAS_NAMESPACE", "MY_POD_NAME",
+                        "KAAS_OPERATOR_LEADER_ELECTION must be true or false");
     }
 }

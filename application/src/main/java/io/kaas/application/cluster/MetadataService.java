@@ -4,6 +4,7 @@ import io.kaas.application.log.PartitionLog;
 import io.kaas.application.port.in.ClusterUseCase;
 import io.kaas.application.port.in.MetadataUseCase;
 import io.kaas.application.port.in.TopicAdminUseCase;
+import io.kaas.application.topic.StandaloneTopicAdmin;
 import io.kaas.application.topic.TopicService;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.topic.Topic;
@@ -17,16 +18,31 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 
-/** Answers Metadata: topics, partitions and leaders, with Apache's auto-creation of unknown topics. */
+/**
+ * Answers Metadata: topics, partitions and leaders, with Apache's auto-creation of unknown topics. A topic whose
+ * creation is not served at once (a cluster's, which the operator materialises) is answered LEADER_NOT_AVAILABLE, as
+ * Apache answers while its controller creates it; the client asks again.
+ */
 public final class MetadataService implements MetadataUseCase {
     private final TopicService topics;
+    private final TopicAdminUseCase admin;
     private final ClusterUseCase cluster;
     private final BrokerSettings settings;
     private final Executor io;
 
-    /** @param io where topics are created: creating fsyncs files */
+    /** A broker that creates its own topics. */
     public MetadataService(TopicService topics, ClusterUseCase cluster, BrokerSettings settings, Executor io) {
+        this(topics, new StandaloneTopicAdmin(topics), cluster, settings, io);
+    }
+
+    /**
+     * @param admin where auto-created topics are created
+     * @param io    where topics are created: creating fsyncs files, or waits on the API server
+     */
+    public MetadataService(TopicService topics, TopicAdminUseCase admin, ClusterUseCase cluster,
+                           BrokerSettings settings, Executor io) {
         this.topics = topics;
+        this.admin = admin;
         this.cluster = cluster;
         this.settings = settings;
         this.io = io;
@@ -69,17 +85,23 @@ public final class MetadataService implements MetadataUseCase {
         return out;
     }
 
-    /** Creates the topic; a name that cannot be created is reported in {@code out} with the reason. */
+    /**
+     * Creates the topic without waiting for it to be served; a name that cannot be created, or whose creation is not
+     * served yet, is reported in {@code out}.
+     */
     private Optional<Topic> autoCreate(String name, List<TopicMetadata> out) {
-        TopicAdminUseCase.CreateResult created = topics.create(new TopicAdminUseCase.CreateCommand(name,
-                TopicAdminUseCase.DEFAULT, TopicAdminUseCase.DEFAULT, Map.of(), Map.of(), false));
-        if (created.error() == KafkaError.NONE) {
-            return Optional.of(created.topic());
+        TopicAdminUseCase.CreateResult created = admin.create(new TopicAdminUseCase.CreateCommand(name,
+                TopicAdminUseCase.DEFAULT, TopicAdminUseCase.DEFAULT, Map.of(), Map.of(), false), 0)
+                .toCompletableFuture().getNow(null);
+        KafkaError error = created == null ? KafkaError.REQUEST_TIMED_OUT : created.error();
+        if (error == KafkaError.NONE || error == KafkaError.TOPIC_ALREADY_EXISTS || error == KafkaError.REQUEST_TIMED_OUT) {
+            Optional<Topic> served = topics.byName(name); // created by this request or concurrently by another
+            if (served.isEmpty()) {
+                out.add(TopicMetadata.failed(name, KafkaError.LEADER_NOT_AVAILABLE));
+            }
+            return served;
         }
-        if (created.error() == KafkaError.TOPIC_ALREADY_EXISTS) {
-            return topics.byName(name); // created concurrently by another request
-        }
-        out.add(TopicMetadata.failed(name, created.error()));
+        out.add(TopicMetadata.failed(name, error));
         return Optional.empty();
     }
 

@@ -102,6 +102,14 @@ public final class DiskLogEngine implements LogEngine {
     }
 
     @Override
+    public void abandon(TopicPartition partition) {
+        DiskPartitionLog log = logs.remove(partition);
+        if (log != null) {
+            log.abandon();
+        }
+    }
+
+    @Override
     public void deletePartition(TopicPartition tp) {
         DiskPartitionLog log = logs.remove(tp);
         if (log != null) {

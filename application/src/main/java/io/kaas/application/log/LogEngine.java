@@ -23,6 +23,13 @@ public interface LogEngine extends AutoCloseable {
      */
     void relinquish(TopicPartition partition);
 
+    /**
+     * Closes one partition's log and writes nothing more, leaving its files: its topic was deleted, the directory is
+     * the operator's to remove, and a topic created again under the same name must not receive this one's state.
+     * Nothing when it is not open.
+     */
+    void abandon(TopicPartition partition);
+
     /** Closes and removes one partition's log, and whatever files it had. */
     void deletePartition(TopicPartition partition);
 

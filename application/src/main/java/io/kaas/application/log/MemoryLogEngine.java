@@ -34,6 +34,12 @@ public final class MemoryLogEngine implements LogEngine {
         logs.remove(partition);
     }
 
+    /** Memory holds no files another incarnation could find: abandoning is dropping. */
+    @Override
+    public void abandon(TopicPartition partition) {
+        logs.remove(partition);
+    }
+
     @Override
     public void deletePartition(TopicPartition partition) {
         logs.remove(partition);

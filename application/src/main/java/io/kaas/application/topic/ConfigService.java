@@ -28,8 +28,9 @@ import java.util.function.UnaryOperator;
  *
  * <p>Topics report every topic config key: an override with source DYNAMIC_TOPIC_CONFIG, otherwise
  * the broker's default (STATIC_BROKER_CONFIG when the broker's environment sets it, else
- * DEFAULT_CONFIG), with the chain of synonyms Apache reports. Changes go through
- * {@link TopicService#updateConfigs}, which validates, stores and applies them.
+ * DEFAULT_CONFIG), with the chain of synonyms Apache reports. Changes go to a {@link TopicConfigWriter}:
+ * {@link TopicService} validates, stores and applies them standalone; in a cluster they become the
+ * KafkaTopic's config, which the operator materialises.
  *
  * <p>Brokers report their real startup settings ({@link BrokerConfigs}), all read-only: kaas has
  * no dynamic broker configuration, so setting one is refused as Apache refuses a key that cannot be
@@ -37,11 +38,19 @@ import java.util.function.UnaryOperator;
  */
 public final class ConfigService implements ConfigUseCase {
     private final TopicService topics;
+    private final TopicConfigWriter writer;
     private final BrokerConfigs broker;
     private final int brokerId;
 
+    /** A broker that writes its own topics' configs. */
     public ConfigService(TopicService topics, BrokerConfigs broker, int brokerId) {
+        this(topics, topics, broker, brokerId);
+    }
+
+    /** @param writer where topic config changes go */
+    public ConfigService(TopicService topics, TopicConfigWriter writer, BrokerConfigs broker, int brokerId) {
         this.topics = topics;
+        this.writer = writer;
         this.broker = broker;
         this.brokerId = brokerId;
     }
@@ -187,7 +196,7 @@ public final class ConfigService implements ConfigUseCase {
         if (illegal.isPresent()) {
             return new Outcome(KafkaError.INVALID_TOPIC_EXCEPTION, illegal.get());
         }
-        Outcome outcome = topics.updateConfigs(name, change, validateOnly);
+        Outcome outcome = writer.updateConfigs(name, change, validateOnly);
         return outcome.succeeded() ? Outcome.OK : new Outcome(outcome.error(), outcome.message());
     }
 

@@ -5,7 +5,11 @@ import io.kaas.application.log.LogConfig;
 import io.kaas.application.log.LogEngine;
 import io.kaas.application.log.PartitionLog;
 import io.kaas.application.port.in.Outcome;
-import io.kaas.application.port.in.TopicAdminUseCase;
+import io.kaas.application.port.in.TopicAdminUseCase.CreateCommand;
+import io.kaas.application.port.in.TopicAdminUseCase.CreatePartitionsCommand;
+import io.kaas.application.port.in.TopicAdminUseCase.CreateResult;
+import io.kaas.application.port.in.TopicAdminUseCase.DeleteResult;
+import io.kaas.application.port.out.TopicCatalog;
 import io.kaas.application.port.out.TopicStore;
 import io.kaas.domain.config.BrokerConfigs;
 import io.kaas.domain.config.TopicConfig;
@@ -14,7 +18,6 @@ import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.error.KafkaException;
 import io.kaas.domain.topic.Topic;
 import io.kaas.domain.topic.TopicIds;
-import io.kaas.domain.topic.TopicNames;
 import io.kaas.domain.topic.TopicPartition;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -22,7 +25,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -40,24 +42,28 @@ import org.slf4j.LoggerFactory;
  * lock-free.
  *
  * <p>A standalone broker opens every partition of every topic. In a cluster ({@link #forCluster})
- * the store is shared: topics are known to every broker ({@link #refresh} learns other brokers'
- * changes), but a partition's log is open only on its leader, from {@link #takeOver} to
+ * the store is the shared volume, which only the operator writes: topics are known to every broker
+ * ({@link #refresh} reads what the operator materialised, and serves it while the {@link TopicCatalog}
+ * declares it), but a partition's log is open only on its leader, from {@link #takeOver} to
  * {@link #relinquish}, as the assignment says.
  */
-public final class TopicService implements TopicAdminUseCase {
+public final class TopicService implements TopicConfigWriter {
     private static final Logger LOG = LoggerFactory.getLogger(TopicService.class);
 
     private final TopicStore store;
     private final LogEngine engine;
-    private final BrokerSettings settings;
     private final BrokerConfigs brokerConfigs;
     private final Supplier<UUID> randomIds;
+    private final TopicAdminRules rules;
     /** Standalone: every partition's log opens with its topic. In a cluster the assignment opens them. */
     private final boolean opensEveryPartition;
+    /** In a cluster, which of the topics on the volume are still declared; standalone, none is consulted. */
+    private final Optional<TopicCatalog> catalog;
     private final Map<String, Registered> byName = new ConcurrentHashMap<>();
     private final Map<UUID, Topic> byId = new ConcurrentHashMap<>();
     private final Map<TopicPartition, PartitionLog> logs = new ConcurrentHashMap<>();
     private final List<Consumer<Topic>> deletionListeners = new CopyOnWriteArrayList<>();
+    private final List<Runnable> refreshListeners = new CopyOnWriteArrayList<>();
 
     /** A served topic with its configuration resolved once, not on every produce. */
     private record Registered(Topic topic, TopicConfig config) {
@@ -68,23 +74,33 @@ public final class TopicService implements TopicAdminUseCase {
      */
     public TopicService(TopicStore store, LogEngine engine, BrokerSettings settings, BrokerConfigs brokerConfigs,
                         Supplier<UUID> randomIds) {
-        this(store, engine, settings, brokerConfigs, randomIds, true);
+        this(store, engine, settings, brokerConfigs, randomIds, Optional.empty());
     }
 
     private TopicService(TopicStore store, LogEngine engine, BrokerSettings settings, BrokerConfigs brokerConfigs,
-                         Supplier<UUID> randomIds, boolean opensEveryPartition) {
+                         Supplier<UUID> randomIds, Optional<TopicCatalog> catalog) {
         this.store = store;
         this.engine = engine;
-        this.settings = settings;
         this.brokerConfigs = brokerConfigs;
         this.randomIds = randomIds;
-        this.opensEveryPartition = opensEveryPartition;
+        this.rules = new TopicAdminRules(settings, brokerConfigs, id -> id == settings.brokerId());
+        this.opensEveryPartition = catalog.isEmpty();
+        this.catalog = catalog;
     }
 
-    /** A cluster broker's topics: a store shared with the other brokers, logs open only where this broker leads. */
-    public static TopicService forCluster(TopicStore sharedStore, LogEngine engine, BrokerSettings settings,
-                                          BrokerConfigs brokerConfigs, Supplier<UUID> randomIds) {
-        return new TopicService(sharedStore, engine, settings, brokerConfigs, randomIds, false);
+    /**
+     * A cluster broker's topics: the topic files on the shared volume, served while {@code catalog} declares them
+     * (all of them until it has listed what it declares), their logs open only where this broker leads.
+     */
+    public static TopicService forCluster(TopicStore sharedStore, TopicCatalog catalog, LogEngine engine,
+                                          BrokerSettings settings, BrokerConfigs brokerConfigs,
+                                          Supplier<UUID> randomIds) {
+        return new TopicService(sharedStore, engine, settings, brokerConfigs, randomIds, Optional.of(catalog));
+    }
+
+    /** Calls {@code listener} after a {@link #refresh} that changed what is served, on the refreshing thread. */
+    public void addRefreshListener(Runnable listener) {
+        refreshListeners.add(listener);
     }
 
     /**
@@ -97,7 +113,7 @@ public final class TopicService implements TopicAdminUseCase {
 
     /** Loads the stored topics and opens their logs. */
     public synchronized void start() {
-        for (Topic topic : store.loadAll()) {
+        for (Topic topic : declared(store.loadAll())) {
             register(topic, openAll(topic, 0));
         }
     }
@@ -131,65 +147,32 @@ public final class TopicService implements TopicAdminUseCase {
         return TopicConfig.resolve(brokerConfigs.topicDefaults(), overrides);
     }
 
-    @Override
     public Optional<Topic> byName(String name) {
         return Optional.ofNullable(byName.get(name)).map(Registered::topic);
     }
 
-    @Override
     public Optional<Topic> byId(UUID id) {
         return Optional.ofNullable(byId.get(id));
     }
 
-    @Override
     public Collection<Topic> all() {
         return byName.values().stream().map(Registered::topic).toList();
     }
 
     // ------------------------------------------------------------------------------------------ create
 
-    @Override
+    /**
+     * Creates a topic, or with {@code validateOnly} checks everything a creation would (name, existence, partitions,
+     * replica assignment, configs, the partition limit) and creates nothing. A failed creation leaves nothing behind.
+     */
     public synchronized CreateResult create(CreateCommand command) {
+        requireOwnWrites();
         String name = command.name();
-        Optional<String> illegal = TopicNames.validate(name);
-        if (illegal.isPresent()) {
-            return failed(KafkaError.INVALID_TOPIC_EXCEPTION, illegal.get());
+        TopicAdminRules.Checked checked = rules.create(command, byName.keySet());
+        if (checked.refusal().isPresent()) {
+            return failed(checked.refusal().get().error(), checked.refusal().get().message());
         }
-        if (byName.containsKey(name)) {
-            return failed(KafkaError.TOPIC_ALREADY_EXISTS, "Topic '" + name + "' already exists.");
-        }
-        for (String existing : byName.keySet()) {
-            if (TopicNames.collide(name, existing)) {
-                return failed(KafkaError.INVALID_TOPIC_EXCEPTION, "Topic '" + name + "' collides with existing topic: "
-                        + existing);
-            }
-        }
-        try {
-            TopicConfigs.validate(command.configs(), brokerConfigs.topicDefaults());
-        } catch (KafkaException e) {
-            return failed(e.error(), e.getMessage());
-        }
-        int partitions;
-        if (command.assignments().isEmpty()) {
-            if (command.replicationFactor() < DEFAULT || command.replicationFactor() == 0) {
-                return failed(KafkaError.INVALID_REPLICATION_FACTOR,
-                        "Replication factor must be larger than 0, or -1 to use the default value.");
-            }
-            if (command.numPartitions() < DEFAULT || command.numPartitions() == 0) {
-                return failed(KafkaError.INVALID_PARTITIONS, "Number of partitions was set to an invalid non-positive value.");
-            }
-            partitions = command.numPartitions() == DEFAULT ? settings.defaultPartitions() : command.numPartitions();
-        } else {
-            Optional<Outcome> invalid = invalidAssignment(command);
-            if (invalid.isPresent()) {
-                return failed(invalid.get().error(), invalid.get().message());
-            }
-            partitions = command.assignments().size();
-        }
-        Optional<Outcome> tooMany = beyondLimit(name, partitions);
-        if (tooMany.isPresent()) {
-            return failed(tooMany.get().error(), tooMany.get().message());
-        }
+        int partitions = checked.partitions();
         Topic topic = new Topic(name, newTopicId(), partitions, command.configs());
         if (!command.validateOnly()) {
             try {
@@ -224,66 +207,27 @@ public final class TopicService implements TopicAdminUseCase {
         }
     }
 
-    private Optional<Outcome> invalidAssignment(CreateCommand command) {
-        if (command.replicationFactor() != DEFAULT) {
-            return Optional.of(new Outcome(KafkaError.INVALID_REQUEST,
-                    "A manual partition assignment was specified, but replication factor was not set to -1."));
-        }
-        if (command.numPartitions() != DEFAULT) {
-            return Optional.of(new Outcome(KafkaError.INVALID_REQUEST,
-                    "A manual partition assignment was specified, but numPartitions was not set to -1."));
-        }
-        Map<Integer, List<Integer>> assignments = command.assignments();
-        for (int p = 0; p < assignments.size(); p++) {
-            if (!assignments.containsKey(p)) {
-                return Optional.of(new Outcome(KafkaError.INVALID_REPLICA_ASSIGNMENT,
-                        "partitions should be a consecutive 0-based integer sequence"));
-            }
-        }
-        List<List<Integer>> lists = new ArrayList<>();
-        for (int p = 0; p < assignments.size(); p++) {
-            lists.add(assignments.get(p));
-        }
-        return ReplicaAssignments.validate(lists, this::isBroker, OptionalInt.empty());
-    }
-
     // ------------------------------------------------------------------------------------------ grow
 
-    @Override
+    /**
+     * Grows a topic to {@code command.count()} partitions (CreatePartitions). Never shrinks; the same count is
+     * INVALID_PARTITIONS, as in Apache. New partitions start empty and are served at once.
+     */
     public synchronized Outcome createPartitions(CreatePartitionsCommand command) {
+        requireOwnWrites();
         Registered registered = byName.get(command.name());
         if (registered == null) {
             return new Outcome(KafkaError.UNKNOWN_TOPIC_OR_PARTITION, null);
         }
         Topic topic = registered.topic();
-        int current = topic.partitionCount();
-        if (command.count() == current) {
-            return new Outcome(KafkaError.INVALID_PARTITIONS, "Topic already has " + current + " partition(s).");
-        }
-        if (command.count() < current) {
-            return new Outcome(KafkaError.INVALID_PARTITIONS, "The topic " + topic.name() + " currently has " + current
-                    + " partition(s); " + command.count() + " would not be an increase.");
-        }
-        int additional = command.count() - current;
-        if (command.assignments() != null) {
-            if (command.assignments().size() != additional) {
-                return new Outcome(KafkaError.INVALID_REPLICA_ASSIGNMENT, "Attempted to add " + additional
-                        + " additional partition(s), but only " + command.assignments().size()
-                        + " assignment(s) were specified.");
-            }
-            Optional<Outcome> invalid = ReplicaAssignments.validate(command.assignments(), this::isBroker,
-                    OptionalInt.of(1));
-            if (invalid.isPresent()) {
-                return invalid.get();
-            }
-        }
-        Optional<Outcome> tooMany = beyondLimit(topic.name(), command.count());
-        if (tooMany.isPresent()) {
-            return tooMany.get();
+        Optional<Outcome> refused = rules.grow(topic, command);
+        if (refused.isPresent()) {
+            return refused.get();
         }
         if (command.validateOnly()) {
             return Outcome.OK;
         }
+        int current = topic.partitionCount();
         Topic grown = new Topic(topic.name(), topic.id(), command.count(), topic.configs());
         List<PartitionLog> added;
         try {
@@ -317,15 +261,6 @@ public final class TopicService implements TopicAdminUseCase {
         }
     }
 
-    private Optional<Outcome> beyondLimit(String topic, int partitions) {
-        if (partitions <= settings.maxPartitionsPerTopic()) {
-            return Optional.empty();
-        }
-        return Optional.of(new Outcome(KafkaError.POLICY_VIOLATION, "Topic '" + topic + "' would have " + partitions
-                + " partitions, more than the " + settings.maxPartitionsPerTopic()
-                + " this broker allows per topic (KAAS_MAX_PARTITIONS_PER_TOPIC)."));
-    }
-
     // ------------------------------------------------------------------------------------------ configure
 
     /**
@@ -335,8 +270,10 @@ public final class TopicService implements TopicAdminUseCase {
      *
      * @param change may throw {@link KafkaException} to refuse the change
      */
+    @Override
     public synchronized Outcome updateConfigs(String name, UnaryOperator<Map<String, String>> change,
                                               boolean validateOnly) {
+        requireOwnWrites();
         Registered registered = byName.get(name);
         Map<String, String> next;
         try {
@@ -381,8 +318,8 @@ public final class TopicService implements TopicAdminUseCase {
 
     // ------------------------------------------------------------------------------------------ delete
 
-    @Override
     public synchronized DeleteResult deleteByName(String name) {
+        requireOwnWrites();
         Registered registered = byName.get(name);
         if (registered == null) {
             return new DeleteResult(KafkaError.UNKNOWN_TOPIC_OR_PARTITION,
@@ -391,8 +328,8 @@ public final class TopicService implements TopicAdminUseCase {
         return delete(registered.topic());
     }
 
-    @Override
     public synchronized DeleteResult deleteById(UUID id) {
+        requireOwnWrites();
         Topic topic = byId.get(id);
         if (topic == null) {
             return new DeleteResult(KafkaError.UNKNOWN_TOPIC_ID, "This server does not host this topic ID.", null);
@@ -468,33 +405,65 @@ public final class TopicService implements TopicAdminUseCase {
     }
 
     /**
-     * Learns what other brokers changed in the shared store: topics created, grown or reconfigured
-     * there are served here; a topic deleted there is forgotten, and the logs this broker had open
-     * of it are closed and removed (only their leader writes a partition's files). File I/O: call
-     * it from a control thread.
+     * Learns what changed in the shared store and the catalog: topics the operator created, grew or
+     * reconfigured are served here; a topic no longer declared, or no longer on the volume, is
+     * forgotten: its logs open here are abandoned, closed without writing anything more, since its
+     * directory is the operator's to remove and a topic created again under its name must not
+     * receive this incarnation's state. File I/O: call it from a control thread.
      */
-    public synchronized void refresh() {
+    public void refresh() {
+        boolean changed;
+        synchronized (this) {
+            changed = refreshServed();
+        }
+        if (changed) {
+            refreshListeners.forEach(Runnable::run);
+        }
+    }
+
+    private boolean refreshServed() {
         Map<UUID, Topic> stored = new HashMap<>();
-        for (Topic topic : store.loadAll()) {
+        for (Topic topic : declared(store.loadAll())) {
             stored.put(topic.id(), topic);
         }
+        boolean changed = false;
         for (Registered registered : List.copyOf(byName.values())) {
             if (!stored.containsKey(registered.topic().id())) {
                 forget(registered.topic());
+                changed = true;
             }
         }
         for (Topic topic : stored.values()) {
             Registered known = byName.get(topic.name());
             if (known == null) {
                 register(topic, List.of());
-                LOG.info("topic {} (id {}) created elsewhere in the cluster", topic.name(), TopicIds.toBase64(topic.id()));
+                LOG.info("topic {} (id {}) is served: {} partition(s), overrides {}", topic.name(),
+                        TopicIds.toBase64(topic.id()), topic.partitionCount(), topic.configs());
+                changed = true;
             } else if (!known.topic().equals(topic)) {
                 reconfigure(topic);
+                changed = true;
             }
         }
+        return changed;
     }
 
-    /** A topic another broker deleted: unserved here, its logs open here closed and removed. */
+    /**
+     * The topics on the volume that stand for a declared topic: in a cluster whose catalog has been listed, those it
+     * declares with the incarnation on the volume; before that listing (the API server unreachable since this broker
+     * started), every topic on the volume, so a broker serves what it has without Kubernetes.
+     */
+    private List<Topic> declared(List<Topic> onVolume) {
+        TopicCatalog.View view = catalog.map(TopicCatalog::view).orElse(TopicCatalog.View.UNSYNCED);
+        if (!view.synced()) {
+            return onVolume;
+        }
+        return onVolume.stream()
+                .filter(topic -> view.get(topic.name()).filter(d -> d.isIncarnation(topic.id())).isPresent())
+                .toList();
+    }
+
+    /** A topic that is no longer declared or on the volume: unserved here, its logs open here abandoned. */
     private void forget(Topic topic) {
         byName.remove(topic.name());
         byId.remove(topic.id());
@@ -502,13 +471,13 @@ public final class TopicService implements TopicAdminUseCase {
             TopicPartition tp = topic.partition(p);
             if (logs.remove(tp) != null) {
                 try {
-                    engine.deletePartition(tp);
+                    engine.abandon(tp);
                 } catch (RuntimeException e) {
-                    LOG.warn("removing the files of {} of the deleted topic {} failed", tp, topic.name(), e);
+                    LOG.warn("closing {} of the deleted topic {} failed", tp, topic.name(), e);
                 }
             }
         }
-        LOG.info("topic {} (id {}) deleted elsewhere in the cluster", topic.name(), TopicIds.toBase64(topic.id()));
+        LOG.info("topic {} (id {}) is deleted", topic.name(), TopicIds.toBase64(topic.id()));
         deletionListeners.forEach(listener -> listener.accept(topic));
     }
 
@@ -540,8 +509,12 @@ public final class TopicService implements TopicAdminUseCase {
         byName.put(topic.name(), new Registered(topic, resolve(topic.configs())));
     }
 
-    private boolean isBroker(int id) {
-        return id == settings.brokerId();
+    /** In a cluster the operator is the one writer of topic files: changes go through the catalog instead. */
+    private void requireOwnWrites() {
+        if (catalog.isPresent()) {
+            throw new IllegalStateException("a cluster broker writes no topic file: topic changes are KafkaTopic writes"
+                    + " (ClusterTopicAdmin)");
+        }
     }
 
     private UUID newTopicId() {

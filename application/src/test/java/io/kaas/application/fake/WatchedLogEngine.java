@@ -54,6 +54,11 @@ public abstract class WatchedLogEngine implements LogEngine {
     }
 
     @Override
+    public void abandon(TopicPartition partition) {
+        delegate.abandon(partition);
+    }
+
+    @Override
     public void deletePartition(TopicPartition partition) {
         delegate.deletePartition(partition);
     }

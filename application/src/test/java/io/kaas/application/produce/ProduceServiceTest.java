@@ -378,6 +378,10 @@ class ProduceServiceTest {
         }
 
         @Override
+        public void abandon(TopicPartition partition) {
+        }
+
+        @Override
         public void deletePartition(TopicPartition partition) {
         }
 

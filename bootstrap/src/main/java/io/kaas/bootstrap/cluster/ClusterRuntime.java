@@ -9,6 +9,7 @@ import io.kaas.adapter.fs.JsonAssignmentStore;
 import io.kaas.adapter.fs.JsonFiles;
 import io.kaas.adapter.heartbeat.GrpcHeartbeatTransport;
 import io.kaas.adapter.k8s.EndpointSliceBrokerRegistry;
+import io.kaas.adapter.k8s.KafkaTopicCatalog;
 import io.kaas.adapter.k8s.KubernetesLeaseStore;
 import io.kaas.application.cluster.AssignedCluster;
 import io.kaas.application.cluster.AssignmentFollower;
@@ -22,6 +23,7 @@ import io.kaas.application.port.in.ClusterUseCase;
 import io.kaas.application.port.out.BrokerRegistry.RegisteredBroker;
 import io.kaas.application.port.out.Clock;
 import io.kaas.application.port.out.HeartbeatTransport;
+import io.kaas.application.port.out.TopicCatalog;
 import io.kaas.application.topic.TopicService;
 import io.kaas.bootstrap.ClusterSettings;
 import io.kaas.bootstrap.health.HealthReport;
@@ -31,6 +33,7 @@ import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -40,10 +43,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Cluster mode's moving parts around a broker's services: the Kubernetes clients (Lease, broker
- * registry), assignment.json, the heartbeat transport, and one control thread running a
- * {@link ClusterMember} round every second and on every ASSIGNMENT_CHANGED push. Built in two steps,
- * because the services need its cluster view and it needs their topics and coordinators. Nothing
- * here is on the Produce/Fetch path: with the API server gone the broker keeps serving what it leads.
+ * registry, the KafkaTopic catalog), assignment.json, the heartbeat transport, and one control thread
+ * running a {@link ClusterMember} round every second, on every ASSIGNMENT_CHANGED push and on every
+ * change of the topic catalog. Built in two steps, because the services need its cluster view and
+ * catalog and it needs their topics and coordinators. Nothing here is on the Produce/Fetch path: with
+ * the API server gone the broker keeps serving what it leads.
  */
 public final class ClusterRuntime implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterRuntime.class);
@@ -55,6 +59,7 @@ public final class ClusterRuntime implements AutoCloseable {
     private final int brokerId;
     private final KubernetesClient kubernetes;
     private final EndpointSliceBrokerRegistry registry;
+    private final KafkaTopicCatalog topicCatalog;
     private final ControllerLease lease;
     private final AssignmentFollower follower;
     private final AssignedCluster cluster;
@@ -62,6 +67,8 @@ public final class ClusterRuntime implements AutoCloseable {
     private final GrpcHeartbeatTransport transport;
     private final ScheduledExecutorService control;
     private final AtomicBoolean draining = new AtomicBoolean();
+    /** A round is queued on the control thread already: a burst of catalog changes asks for one, not one each. */
+    private final AtomicBoolean roundQueued = new AtomicBoolean();
     /** Notified at the end of every round: what a drain waits on. */
     private final Object roundEnded = new Object();
     private final Clock clock;
@@ -74,13 +81,14 @@ public final class ClusterRuntime implements AutoCloseable {
     private String dialedController = "";
 
     private ClusterRuntime(ClusterSettings settings, int brokerId, KubernetesClient kubernetes,
-                           EndpointSliceBrokerRegistry registry, ControllerLease lease, AssignmentFollower follower,
-                           AssignedCluster cluster, JsonAssignmentStore assignments, GrpcHeartbeatTransport transport,
-                           Clock clock) {
+                           EndpointSliceBrokerRegistry registry, KafkaTopicCatalog topicCatalog, ControllerLease lease,
+                           AssignmentFollower follower, AssignedCluster cluster, JsonAssignmentStore assignments,
+                           GrpcHeartbeatTransport transport, Clock clock) {
         this.settings = settings;
         this.brokerId = brokerId;
         this.kubernetes = kubernetes;
         this.registry = registry;
+        this.topicCatalog = topicCatalog;
         this.lease = lease;
         this.follower = follower;
         this.cluster = cluster;
@@ -113,12 +121,18 @@ public final class ClusterRuntime implements AutoCloseable {
         JsonAssignmentStore assignments = new JsonAssignmentStore(layout, json);
         AssignmentFollower follower = new AssignmentFollower(assignments, self.id(), lease::highestEpoch);
         AssignedCluster cluster = new AssignedCluster(clusterId, self, registry, follower);
-        return new ClusterRuntime(settings, self.id(), kubernetes, registry, lease, follower, cluster, assignments,
-                new GrpcHeartbeatTransport(bindHost, settings.heartbeatPort()), clock);
+        KafkaTopicCatalog topicCatalog = new KafkaTopicCatalog(kubernetes, settings.namespace(), settings.argoCd());
+        return new ClusterRuntime(settings, self.id(), kubernetes, registry, topicCatalog, lease, follower, cluster,
+                assignments, new GrpcHeartbeatTransport(bindHost, settings.heartbeatPort()), clock);
     }
 
     public ClusterUseCase cluster() {
         return cluster;
+    }
+
+    /** Which topics the cluster declares (its KafkaTopics), and where topic admin writes go; watched from {@link #start}. */
+    public TopicCatalog topicCatalog() {
+        return topicCatalog;
     }
 
     /** The self-fence Produce asks: refuses writes once the controller has not heard this broker for the heartbeat timeout. */
@@ -147,6 +161,9 @@ public final class ClusterRuntime implements AutoCloseable {
         member = new ClusterMember(controller, topics, follower, takeovers, coordinatorsFollow);
         heartbeatServer = transport.serve(controller::onBeat);
         registry.start();
+        // A KafkaTopic created, changed or deleted: served, placed or forgotten now, not at the next second.
+        topicCatalog.onChange(this::requestRound);
+        topicCatalog.start();
         control.scheduleWithFixedDelay(this::round, 0, ROUND_MS, TimeUnit.MILLISECONDS);
         LOG.info("broker {} ({}) joined cluster mode: namespace {}, service {}, lease {}", brokerId, settings.podName(),
                 settings.namespace(), settings.headlessService(), settings.leaseName());
@@ -157,6 +174,19 @@ public final class ClusterRuntime implements AutoCloseable {
         HeartbeatTransport.Server server = heartbeatServer;
         if (server != null) {
             server.pushAssignmentChanged(written.controllerEpoch(), written.version());
+        }
+    }
+
+    private void requestRound() {
+        if (roundQueued.compareAndSet(false, true)) {
+            try {
+                control.execute(() -> {
+                    roundQueued.set(false);
+                    round();
+                });
+            } catch (RejectedExecutionException stopping) {
+                // close() came first: no more rounds.
+            }
         }
     }
 
@@ -274,6 +304,7 @@ public final class ClusterRuntime implements AutoCloseable {
         }
         transport.close();
         registry.close();
+        topicCatalog.close();
         kubernetes.close();
     }
 }

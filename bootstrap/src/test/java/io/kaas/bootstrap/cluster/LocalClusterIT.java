@@ -1,15 +1,24 @@
 package io.kaas.bootstrap.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.kaas.adapter.k8s.crd.KafkaTopic;
+import io.kaas.adapter.k8s.crd.KafkaTopicSpec;
 import io.kaas.bootstrap.testing.EmbeddedKaas;
 import io.kaas.bootstrap.testing.LocalCluster;
 import io.kaas.bootstrap.testing.WordCountApp;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -28,6 +38,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.CreateTopicsOptions;
+import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -37,6 +49,8 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -183,18 +197,23 @@ class LocalClusterIT {
             cluster.apiServer("stop");
             long stoppedAt = System.nanoTime();
             produceAndReadBack(cluster.bootstrapServers(), topic, 600);
-            String later = "created-while-the-api-server-is-gone";
-            admin.createTopics(List.of(new NewTopic(later, 3, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            String later = "created-once-the-api-server-is-back";
+            // A topic is a KafkaTopic: none can be declared without the API server, and CreateTopics times out as
+            // Apache's does while its controller cannot be reached.
+            assertThatThrownBy(() -> admin.createTopics(List.of(new NewTopic(later, 3, (short) 1)),
+                    new CreateTopicsOptions().timeoutMs(2_000)).all().get(30, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(org.apache.kafka.common.errors.TimeoutException.class);
             // Past the Lease's duration: no controller may place anything now, and the old placement holds.
             await().pollDelay(Duration.ofSeconds(12)).atMost(Duration.ofSeconds(20))
                     .until(() -> System.nanoTime() - stoppedAt > TimeUnit.SECONDS.toNanos(12));
-            assertThat(describe(admin, later).partitions()).allSatisfy(p -> assertThat(p.leader()).isNull());
             produceAndReadBack(cluster.bootstrapServers(), topic, 600);
 
             cluster.apiServer("start");
-            await("the returned API server lets a controller place the new topic").atMost(CLUSTER_DEADLINE)
-                    .ignoreExceptions().untilAsserted(() ->
-                            assertThat(describe(admin, later).partitions()).allSatisfy(p -> assertThat(p.leader()).isNotNull()));
+            await("the returned API server takes the new topic, and a controller places it").atMost(CLUSTER_DEADLINE)
+                    .ignoreExceptions().untilAsserted(() -> {
+                        createUnlessExists(admin, later, 3);
+                        assertThat(describe(admin, later).partitions()).allSatisfy(p -> assertThat(p.leader()).isNotNull());
+                    });
             produceAndReadBack(cluster.bootstrapServers(), later, 300);
         }
     }
@@ -385,6 +404,60 @@ class LocalClusterIT {
         }
     }
 
+    @Test
+    void adminWritesAreKafkaTopicsTheOperatorMaterializes() throws Exception {
+        try (LocalCluster cluster = LocalCluster.start(3, dir.resolve("cluster"));
+             Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()));
+             KubernetesClient kubernetes = kubernetes(cluster)) {
+            String topic = "declared-over-kafka";
+            admin.createTopics(List.of(new NewTopic(topic, 3, (short) 1).configs(Map.of("retention.ms", "86400000"))))
+                    .all().get(30, TimeUnit.SECONDS);
+
+            KafkaTopic declared = kafkaTopic(kubernetes, topic);
+            assertThat(declared.getSpec().getPartitions()).isEqualTo(3);
+            assertThat(declared.getSpec().getConfig().getRetentionMs()).isEqualTo(86_400_000L);
+            Uuid topicId = describe(admin, topic).topicId();
+            assertThat(declared.getStatus().getTopicId()).as("the id the operator minted is the one clients see")
+                    .isEqualTo(new UUID(topicId.getMostSignificantBits(), topicId.getLeastSignificantBits()).toString());
+            produceAndReadBack(cluster.bootstrapServers(), topic, 300);
+
+            admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(4))).all().get(30, TimeUnit.SECONDS);
+            assertThat(kafkaTopic(kubernetes, topic).getSpec().getPartitions()).isEqualTo(4);
+            String streamsInternal = "app-KSTREAM-AGGREGATE-STATE-STORE-0000000001-changelog";
+            admin.createTopics(List.of(new NewTopic(streamsInternal, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            assertThat(kubernetes.resources(KafkaTopic.class).list().getItems()).as("not a Kubernetes name")
+                    .anySatisfy(t -> {
+                        assertThat(t.getMetadata().getName()).startsWith("kaas-topic-");
+                        assertThat(t.getSpec().getTopicName()).isEqualTo(streamsInternal);
+                    });
+
+            admin.deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
+            assertThat(kafkaTopic(kubernetes, topic)).isNull();
+            await("the operator reclaims its directory").atMost(CLUSTER_DEADLINE)
+                    .until(() -> !Files.exists(cluster.volume().resolve(topic)));
+            await("no broker serves it").atMost(CLUSTER_DEADLINE).untilAsserted(() ->
+                    assertThat(admin.listTopics().names().get(10, TimeUnit.SECONDS)).containsExactly(streamsInternal));
+        }
+    }
+
+    @Test
+    void aKafkaTopicCreatedInKubernetesIsATopicClientsUse() throws Exception {
+        try (LocalCluster cluster = LocalCluster.start(3, dir.resolve("cluster"));
+             Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()));
+             KubernetesClient kubernetes = kubernetes(cluster)) {
+            KafkaTopic resource = new KafkaTopic();
+            resource.setMetadata(new ObjectMetaBuilder().withName("declared-in-kubernetes").build());
+            resource.setSpec(new KafkaTopicSpec());
+            resource.getSpec().setPartitions(PARTITIONS);
+            kubernetes.resource(resource).create();
+
+            await("every broker leads two of its partitions").atMost(CLUSTER_DEADLINE).ignoreExceptions()
+                    .untilAsserted(() -> assertThat(leadersById(admin, "declared-in-kubernetes"))
+                            .isEqualTo(Map.of(0, 2L, 1, 2L, 2, 2L)));
+            produceAndReadBack(cluster.bootstrapServers(), "declared-in-kubernetes", 600);
+        }
+    }
+
     /** Creates a topic of six partitions and waits until the controller has spread them two per broker. */
     private static void createSpread(Admin admin, String topic) throws Exception {
         admin.createTopics(List.of(new NewTopic(topic, PARTITIONS, (short) 1))).all().get(30, TimeUnit.SECONDS);
@@ -520,6 +593,27 @@ class LocalClusterIT {
 
     private static TopicDescription describe(Admin admin, String topic) throws Exception {
         return admin.describeTopics(List.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS).get(topic);
+    }
+
+    /** Creates a topic, or finds it created by an earlier attempt. */
+    private static void createUnlessExists(Admin admin, String topic, int partitions) throws Exception {
+        try {
+            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof TopicExistsException)) {
+                throw e;
+            }
+        }
+    }
+
+    /** A client of the cluster's development API server, where the KafkaTopics are. */
+    private static KubernetesClient kubernetes(LocalCluster cluster) {
+        return new KubernetesClientBuilder().withConfig(new ConfigBuilder(Config.empty())
+                .withMasterUrl(cluster.apiServerUrl()).withNamespace("default").withHttp2Disable(true).build()).build();
+    }
+
+    private static KafkaTopic kafkaTopic(KubernetesClient kubernetes, String name) {
+        return kubernetes.resources(KafkaTopic.class).withName(name).get();
     }
 
     private static Map<Integer, Long> leadersById(Admin admin, String topic) throws Exception {

@@ -20,8 +20,8 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * A cluster of real broker processes on this machine, driven through {@code dev/cluster.sh} exactly
- * as a developer drives it: a development API server standing in for Kubernetes, N {@code kaas.jar}
- * processes sharing one volume. Closing it stops everything.
+ * as a developer drives it: a development API server standing in for Kubernetes, the operator and N
+ * {@code kaas.jar} processes sharing one volume. Closing it stops everything.
  */
 public final class LocalCluster implements AutoCloseable {
     private static final Path SCRIPT = repositoryRoot().resolve("dev/cluster.sh");
@@ -77,6 +77,11 @@ public final class LocalCluster implements AutoCloseable {
     /** Stops (stop) or brings back (start) the API server. */
     public void apiServer(String verb) {
         run(dir, "api", dir.toString(), verb);
+    }
+
+    /** Where the development API server listens (plain HTTP, namespace {@code default}), for a Kubernetes client. */
+    public String apiServerUrl() {
+        return "http://127.0.0.1:" + (basePort + 300);
     }
 
     /** The volume every broker shares. */

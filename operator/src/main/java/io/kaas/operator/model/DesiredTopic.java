@@ -1,5 +1,7 @@
 package io.kaas.operator.model;
 
+import io.kaas.adapter.k8s.TopicConfigFields;
+import io.kaas.adapter.k8s.TopicResourceNames;
 import io.kaas.adapter.k8s.crd.KafkaTopic;
 import io.kaas.adapter.k8s.crd.KafkaTopicSpec;
 import io.kaas.domain.config.TopicConfigKeys;
@@ -36,18 +38,12 @@ public record DesiredTopic(String name, int partitions, Map<String, String> conf
     public record Invalid(Refusal refusal) implements Check {
     }
 
-    /** The Kafka topic a KafkaTopic declares: {@code spec.topicName} when set, else the resource's name. */
-    public static String topicName(KafkaTopic resource) {
-        KafkaTopicSpec spec = resource.getSpec();
-        return spec != null && spec.getTopicName() != null ? spec.getTopicName() : resource.getMetadata().getName();
-    }
-
     /**
      * Checks what the API server cannot: a legal Kafka name that is not an internal one, a positive partition count,
      * overrides Kafka accepts together, a binding the pool satisfies.
      */
     public static Check of(KafkaTopic resource, List<PoolVolume> pool) {
-        String name = topicName(resource);
+        String name = TopicResourceNames.topicName(resource);
         Optional<String> illegal = TopicNames.validate(name);
         if (illegal.isPresent()) {
             return invalid(Refusal.INVALID_TOPIC_NAME, illegal.get());
@@ -62,7 +58,7 @@ public record DesiredTopic(String name, int partitions, Map<String, String> conf
         if (partitions == null || partitions < 1) {
             return invalid(Refusal.INVALID_PARTITIONS, "spec.partitions must be at least 1, not " + partitions);
         }
-        Map<String, String> configs = TopicConfigMapping.toOverrides(spec.getConfig());
+        Map<String, String> configs = TopicConfigFields.toOverrides(spec.getConfig());
         try {
             TopicConfigs.validate(configs, TopicConfigKeys.apacheDefaults());
         } catch (KafkaException e) {

@@ -1,5 +1,6 @@
 package io.kaas.operator.model;
 
+import io.kaas.adapter.k8s.crd.TopicReadyReasons;
 import java.util.Objects;
 
 /**
@@ -10,12 +11,12 @@ import java.util.Objects;
  * @param message what was rejected, for a person
  */
 public record Refusal(String reason, String message) {
-    public static final String INVALID_TOPIC_NAME = "InvalidTopicName";
-    public static final String INVALID_PARTITIONS = "InvalidPartitions";
-    public static final String INVALID_CONFIG = "InvalidConfig";
-    public static final String INVALID_VOLUME_BINDING = "InvalidVolumeBinding";
-    public static final String PARTITION_DECREASE_REFUSED = "PartitionDecreaseRefused";
-    public static final String TOPIC_NAME_CONFLICT = "TopicNameConflict";
+    public static final String INVALID_TOPIC_NAME = TopicReadyReasons.INVALID_TOPIC_NAME;
+    public static final String INVALID_PARTITIONS = TopicReadyReasons.INVALID_PARTITIONS;
+    public static final String INVALID_CONFIG = TopicReadyReasons.INVALID_CONFIG;
+    public static final String INVALID_VOLUME_BINDING = TopicReadyReasons.INVALID_VOLUME_BINDING;
+    public static final String PARTITION_DECREASE_REFUSED = TopicReadyReasons.PARTITION_DECREASE_REFUSED;
+    public static final String TOPIC_NAME_CONFLICT = TopicReadyReasons.TOPIC_NAME_CONFLICT;
 
     public Refusal {
         Objects.requireNonNull(reason, "reason");

@@ -7,8 +7,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletionStage;
 
-/** Creates, grows, deletes and looks up topics. */
+/**
+ * Creates, grows, deletes and looks up topics. A write answers once it is served by this broker, or with
+ * REQUEST_TIMED_OUT when that takes longer than the request's timeout: a standalone broker at once, a cluster broker
+ * once the operator has materialised the KafkaTopic it wrote.
+ */
 public interface TopicAdminUseCase {
     /** {@code numPartitions} and {@code replicationFactor} of -1 mean "the broker default". */
     int DEFAULT = -1;
@@ -16,19 +21,21 @@ public interface TopicAdminUseCase {
     /**
      * Creates a topic, or with {@code validateOnly} checks everything a creation would (name,
      * existence, partitions, replica assignment, configs, the partition limit) and creates nothing.
-     * A failed creation leaves nothing behind.
+     * A failed creation leaves nothing behind; one that timed out may still complete, as in Apache.
+     *
+     * @param timeoutMs how long to wait for the topic to be served (CreateTopics' {@code timeout_ms})
      */
-    CreateResult create(CreateCommand command);
+    CompletionStage<CreateResult> create(CreateCommand command, long timeoutMs);
 
     /**
      * Grows a topic to {@code command.count()} partitions (CreatePartitions). Never shrinks; the same
-     * count is INVALID_PARTITIONS, as in Apache. New partitions start empty and are served at once.
+     * count is INVALID_PARTITIONS, as in Apache. New partitions start empty.
      */
-    Outcome createPartitions(CreatePartitionsCommand command);
+    CompletionStage<Outcome> createPartitions(CreatePartitionsCommand command, long timeoutMs);
 
-    DeleteResult deleteByName(String name);
+    CompletionStage<DeleteResult> deleteByName(String name, long timeoutMs);
 
-    DeleteResult deleteById(UUID id);
+    CompletionStage<DeleteResult> deleteById(UUID id, long timeoutMs);
 
     Optional<Topic> byName(String name);
 

@@ -4,8 +4,9 @@ import io.kaas.domain.topic.Topic;
 import java.util.List;
 
 /**
- * Where topic definitions live: JSON files in the data directory in standalone mode, memory in
- * memory mode, KafkaTopic resources in cluster mode. Writes are durable when they return.
+ * Where topic definitions live: JSON files in the data directory (in cluster mode the shared volume,
+ * which the operator alone writes from KafkaTopic resources, see {@link TopicCatalog}), memory in
+ * memory mode. Writes are durable when they return.
  */
 public interface TopicStore {
     List<Topic> loadAll();

@@ -7,14 +7,16 @@ import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.MaxReconciliationInterval;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.kaas.adapter.k8s.TopicClaims;
+import io.kaas.adapter.k8s.TopicResourceNames;
 import io.kaas.adapter.k8s.crd.KafkaTopic;
 import io.kaas.adapter.k8s.crd.KafkaTopicStatus;
+import io.kaas.adapter.k8s.crd.TopicReadyReasons;
 import io.kaas.domain.topic.TopicIds;
 import io.kaas.operator.model.DesiredTopic;
 import io.kaas.operator.model.PoolVolume;
 import io.kaas.operator.model.ReadyCondition;
 import io.kaas.operator.model.Refusal;
-import io.kaas.operator.model.TopicClaims;
 import io.kaas.operator.reconciler.topic.TopicMaterializer.Materialized;
 import io.kaas.operator.reconciler.topic.TopicMaterializer.Outcome;
 import io.kaas.operator.reconciler.topic.TopicMaterializer.Refused;
@@ -42,8 +44,8 @@ import org.slf4j.LoggerFactory;
         maxReconciliationInterval = @MaxReconciliationInterval(interval = 300, timeUnit = TimeUnit.SECONDS))
 public final class KafkaTopicReconciler implements Reconciler<KafkaTopic> {
     public static final String NAME = "kafkatopic";
-    static final String MATERIALIZED = "Materialized";
-    static final String MATERIALIZE_FAILED = "MaterializeFailed";
+    static final String MATERIALIZED = TopicReadyReasons.MATERIALIZED;
+    static final String MATERIALIZE_FAILED = TopicReadyReasons.MATERIALIZE_FAILED;
     private static final Logger LOG = LoggerFactory.getLogger(KafkaTopicReconciler.class);
 
     private final TopicMaterializer materializer;
@@ -136,7 +138,7 @@ public final class KafkaTopicReconciler implements Reconciler<KafkaTopic> {
         status.setTopicId(id.toString());
         KafkaTopic stored = writer.write(resource, status);
         LOG.info("KafkaTopic {}/{}: topic '{}' is given id {}", resource.getMetadata().getNamespace(),
-                resource.getMetadata().getName(), DesiredTopic.topicName(resource), id);
+                resource.getMetadata().getName(), TopicResourceNames.topicName(resource), id);
         return stored;
     }
 

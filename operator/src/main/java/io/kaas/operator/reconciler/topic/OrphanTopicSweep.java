@@ -64,6 +64,20 @@ public final class OrphanTopicSweep implements Runnable {
         return removed;
     }
 
+    /**
+     * Reclaims the directory of a KafkaTopic whose deletion was just seen, rather than on the next pass: only if no
+     * KafkaTopic declares its name now (listed from the API server) and its stamp is still {@code deletedId}, checked
+     * under the topic's lock, so a KafkaTopic created again meanwhile keeps what its reconcile adopted or re-stamped.
+     *
+     * @return whether the directory was removed
+     */
+    public boolean reclaim(String name, UUID deletedId) {
+        if (!isTopicDirectory(name) || declaredTopics.get().contains(name)) {
+            return false;
+        }
+        return locks.withLock(name, () -> removeIfUnchanged(name, Optional.of(deletedId)));
+    }
+
     @Override
     public void run() {
         try {
@@ -94,7 +108,7 @@ public final class OrphanTopicSweep implements Runnable {
         } else {
             files.deleteTree(layout.topicDir(name));
         }
-        LOG.info("orphan sweep: removed topic directory {} (id {}): no KafkaTopic declares it", name,
+        LOG.info("removed topic directory {} (id {}): no KafkaTopic declares it", name,
                 listed.map(UUID::toString).orElse("none"));
         return true;
     }

@@ -184,16 +184,14 @@ class KafkaTopicReconcilerIT {
     }
 
     @Test
-    void theSweepReclaimsTheDirectoryOfADeletedKafkaTopicAndNothingElse() throws IOException {
-        start(Duration.ofMillis(200));
+    void deletingAKafkaTopicReclaimsItsDirectoryAtOnceAndNothingElse() throws IOException {
+        start(NO_SWEEP_AFTER_THE_FIRST); // no sweep pass comes: the deletion itself must reclaim the directory
         create("orders", 2, config -> { });
         create("payments", 1, config -> { });
         awaitReady("orders", 1);
         awaitReady("payments", 1);
         Files.createDirectories(data.resolve("__cluster/txn_state"));
         Files.writeString(data.resolve("__cluster/assignment.json"), "{}");
-        Files.createDirectories(data.resolve("lost+found"));
-        Files.writeString(data.resolve(".kaas.lock"), "");
         Map<String, String> payments = volume("payments");
 
         topic("orders").delete();
@@ -202,21 +200,46 @@ class KafkaTopicReconcilerIT {
         assertThat(volume("payments")).isEqualTo(payments);
         assertThat(data.resolve("__cluster/assignment.json")).hasContent("{}");
         assertThat(data.resolve("__cluster/txn_state")).isDirectory();
+    }
+
+    @Test
+    void theSweepReclaimsADirectoryNoKafkaTopicDeclaresAndNothingElse() throws IOException {
+        // A KafkaTopic deleted while no operator watched: its directory is all that is left of it.
+        Files.createDirectories(data.resolve("orders/0"));
+        JsonTopicStore.shared(new DataLayout(data), new JsonFiles(new NioFilesystem(), new JacksonCodec()))
+                .save(new Topic("orders", UUID.randomUUID(), 1, Map.of()));
+        Files.createDirectories(data.resolve("__cluster/txn_state"));
+        Files.writeString(data.resolve("__cluster/assignment.json"), "{}");
+        Files.createDirectories(data.resolve("lost+found"));
+        Files.writeString(data.resolve(".kaas.lock"), "");
+        start(Duration.ofMillis(200));
+        create("payments", 1, config -> { });
+        awaitReady("payments", 1);
+        Map<String, String> payments = volume("payments");
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> !Files.exists(data.resolve("orders")));
+        await().during(Duration.ofMillis(600)).atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+                assertThat(volume("payments")).as("passes after it exists leave it").isEqualTo(payments));
+        assertThat(data.resolve("__cluster/assignment.json")).hasContent("{}");
+        assertThat(data.resolve("__cluster/txn_state")).isDirectory();
         assertThat(data.resolve("lost+found")).isDirectory();
         assertThat(data.resolve(".kaas.lock")).exists();
     }
 
     @Test
     void aKafkaTopicCreatedAgainGetsANewIdAndNeverItsPredecessorsFiles() throws IOException {
-        start(NO_SWEEP_AFTER_THE_FIRST); // the reconciler, not the sweep, must tell the incarnations apart
+        start(NO_SWEEP_AFTER_THE_FIRST);
         create("orders", 3, config -> config.setRetentionMs(-1L));
         String firstId = awaitReady("orders", 1).getStatus().getTopicId();
         Files.write(data.resolve("orders/0/00000001-00000000000000000000.log"), new byte[] {1, 2, 3});
         Files.writeString(data.resolve("orders/0/manifest.json"), "{\"epoch\":1}");
 
+        // Deleted and created again while no operator watched: the reconciler must tell the incarnations apart.
+        operator.close();
         topic("orders").delete();
         await().atMost(Duration.ofSeconds(10)).until(() -> topic("orders").get() == null);
         create("orders", 1, config -> { });
+        start(NO_SWEEP_AFTER_THE_FIRST);
 
         KafkaTopic second = awaitReady("orders", 1);
         assertThat(second.getStatus().getTopicId()).isNotEqualTo(firstId);

@@ -18,8 +18,9 @@ import org.apache.kafka.common.requests.CreatePartitionsRequest;
 import org.apache.kafka.common.requests.CreatePartitionsResponse;
 
 /**
- * CreatePartitions (key 37, KIP-195): grows topics. As Apache's controller answers, a topic named
- * twice gets INVALID_REQUEST (listed first), the others their own outcome in request order.
+ * CreatePartitions (key 37, KIP-195): grows topics, side by side, each waiting at most the request's
+ * timeout to be served. As Apache's controller answers, a topic named twice gets INVALID_REQUEST
+ * (listed first), the others their own outcome in request order.
  */
 public final class CreatePartitionsHandler implements ApiHandler<CreatePartitionsRequest> {
     private final TopicAdminUseCase topics;
@@ -38,20 +39,24 @@ public final class CreatePartitionsHandler implements ApiHandler<CreatePartition
                 duplicated.add(topic.name());
             }
         }
-        CreatePartitionsResponseData response = new CreatePartitionsResponseData();
+        List<CompletableFuture<CreatePartitionsResponseData.CreatePartitionsTopicResult>> results = new ArrayList<>();
         for (String name : duplicated) {
-            response.results().add(result(name, new Outcome(KafkaError.INVALID_REQUEST,
-                    "Duplicate topic name.")));
+            results.add(CompletableFuture.completedFuture(result(name, new Outcome(KafkaError.INVALID_REQUEST,
+                    "Duplicate topic name."))));
         }
         for (CreatePartitionsRequestData.CreatePartitionsTopic topic : data.topics()) {
             if (duplicated.contains(topic.name())) {
                 continue;
             }
-            Outcome outcome = topics.createPartitions(new TopicAdminUseCase.CreatePartitionsCommand(
-                    topic.name(), topic.count(), assignments(topic), data.validateOnly()));
-            response.results().add(result(topic.name(), outcome));
+            results.add(topics.createPartitions(new TopicAdminUseCase.CreatePartitionsCommand(topic.name(),
+                            topic.count(), assignments(topic), data.validateOnly()), data.timeoutMs())
+                    .thenApply(outcome -> result(topic.name(), outcome)).toCompletableFuture());
         }
-        return CompletableFuture.completedFuture(new CreatePartitionsResponse(response));
+        return CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).thenApply(all -> {
+            CreatePartitionsResponseData response = new CreatePartitionsResponseData();
+            results.forEach(result -> response.results().add(result.join()));
+            return new CreatePartitionsResponse(response);
+        });
     }
 
     private static List<List<Integer>> assignments(CreatePartitionsRequestData.CreatePartitionsTopic topic) {

@@ -8,6 +8,7 @@ import io.kaas.application.port.in.ConfigUseCase;
 import io.kaas.application.port.in.TopicAdminUseCase;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.topic.Topic;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -24,7 +25,9 @@ import org.apache.kafka.common.requests.CreateTopicsResponse;
 
 /**
  * CreateTopics (key 19): creates each topic, or with validate_only checks it could be created. From
- * v5 a created topic's result lists every config it has, with its source, as Apache does.
+ * v5 a created topic's result lists every config it has, with its source, as Apache does. The topics
+ * are created side by side, each waiting at most the request's timeout to be served; the response
+ * lists them in request order.
  */
 public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest> {
     /** A single writer per partition: every topic's true replication factor. */
@@ -42,23 +45,28 @@ public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest
     public CompletionStage<CreateTopicsResponse> handle(RequestContext context, CreateTopicsRequest request) {
         CreateTopicsRequestData data = request.data();
         Set<String> duplicates = duplicates(data);
-        CreateTopicsResponseData response = new CreateTopicsResponseData();
+        Set<String> answered = new HashSet<>();
+        List<CompletableFuture<CreateTopicsResponseData.CreatableTopicResult>> results = new ArrayList<>();
         for (CreateTopicsRequestData.CreatableTopic topic : data.topics()) {
             if (duplicates.contains(topic.name())) {
-                if (response.topics().find(topic.name()) == null) {
-                    response.topics().add(failed(topic.name(), Errors.INVALID_REQUEST,
+                if (answered.add(topic.name())) {
+                    results.add(CompletableFuture.completedFuture(failed(topic.name(), Errors.INVALID_REQUEST,
                             "Create topics request from client contains multiple entries for the following topics: "
-                                    + topic.name()));
+                                    + topic.name())));
                 }
                 continue;
             }
-            TopicAdminUseCase.CreateResult result = topics.create(new TopicAdminUseCase.CreateCommand(topic.name(),
-                    topic.numPartitions(), topic.replicationFactor(), assignments(topic), configs(topic),
-                    data.validateOnly()));
-            response.topics().add(result.error() == KafkaError.NONE ? created(result.topic())
-                    : failed(topic.name(), Errors.forCode(result.error().code()), result.message()));
+            results.add(topics.create(new TopicAdminUseCase.CreateCommand(topic.name(), topic.numPartitions(),
+                    topic.replicationFactor(), assignments(topic), configs(topic), data.validateOnly()), data.timeoutMs())
+                    .thenApply(result -> result.error() == KafkaError.NONE ? created(result.topic())
+                            : failed(topic.name(), Errors.forCode(result.error().code()), result.message()))
+                    .toCompletableFuture());
         }
-        return CompletableFuture.completedFuture(new CreateTopicsResponse(response));
+        return CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).thenApply(all -> {
+            CreateTopicsResponseData response = new CreateTopicsResponseData();
+            results.forEach(result -> response.topics().add(result.join()));
+            return new CreateTopicsResponse(response);
+        });
     }
 
     private CreateTopicsResponseData.CreatableTopicResult created(Topic topic) {

@@ -5,6 +5,8 @@ import io.kaas.adapter.wire.dispatch.RequestContext;
 import io.kaas.adapter.wire.mapping.TopicIdMapping;
 import io.kaas.application.port.in.TopicAdminUseCase;
 import io.kaas.domain.error.KafkaError;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.apache.kafka.common.Uuid;
@@ -14,7 +16,7 @@ import org.apache.kafka.common.message.DeleteTopicsResponseData;
 import org.apache.kafka.common.requests.DeleteTopicsRequest;
 import org.apache.kafka.common.requests.DeleteTopicsResponse;
 
-/** DeleteTopics (key 20): by name, or from v6 by topic id. */
+/** DeleteTopics (key 20): by name, or from v6 by topic id; each waits at most the request's timeout. */
 public final class DeleteTopicsHandler implements ApiHandler<DeleteTopicsRequest> {
     private final TopicAdminUseCase topics;
 
@@ -24,33 +26,43 @@ public final class DeleteTopicsHandler implements ApiHandler<DeleteTopicsRequest
 
     @Override
     public CompletionStage<DeleteTopicsResponse> handle(RequestContext context, DeleteTopicsRequest request) {
-        DeleteTopicsResponseData response = new DeleteTopicsResponseData();
         for (DeleteTopicsRequestData.DeleteTopicState state : request.topics()) {
             if (state.name() != null && !Uuid.ZERO_UUID.equals(state.topicId())) {
                 // Checked before anything is deleted: Apache refuses the whole request.
                 throw new InvalidRequestException("Topic name and topic ID can not both be specified.");
             }
         }
+        int timeoutMs = request.data().timeoutMs();
+        List<CompletableFuture<DeleteTopicsResponseData.DeletableTopicResult>> results = new ArrayList<>();
         for (DeleteTopicsRequestData.DeleteTopicState state : request.topics()) {
             boolean byId = !Uuid.ZERO_UUID.equals(state.topicId());
-            TopicAdminUseCase.DeleteResult result;
+            CompletionStage<TopicAdminUseCase.DeleteResult> result;
             if (byId) {
-                result = topics.deleteById(TopicIdMapping.fromWire(state.topicId()));
+                result = topics.deleteById(TopicIdMapping.fromWire(state.topicId()), timeoutMs);
             } else if (state.name() == null) {
-                result = new TopicAdminUseCase.DeleteResult(KafkaError.UNKNOWN_TOPIC_OR_PARTITION,
-                        "Neither a topic name nor a topic id was given.", null);
+                result = CompletableFuture.completedFuture(new TopicAdminUseCase.DeleteResult(
+                        KafkaError.UNKNOWN_TOPIC_OR_PARTITION, "Neither a topic name nor a topic id was given.", null));
             } else {
-                result = topics.deleteByName(state.name());
+                result = topics.deleteByName(state.name(), timeoutMs);
             }
-            DeleteTopicsResponseData.DeletableTopicResult wire = new DeleteTopicsResponseData.DeletableTopicResult()
-                    .setName(result.topic() != null ? result.topic().name() : state.name())
-                    .setTopicId(result.topic() != null ? TopicIdMapping.toWire(result.topic().id()) : state.topicId())
-                    .setErrorCode(result.error().code());
-            if (result.error() != KafkaError.NONE) {
-                wire.setErrorMessage(result.message());
-            }
-            response.responses().add(wire);
+            results.add(result.thenApply(r -> toWire(state, r)).toCompletableFuture());
         }
-        return CompletableFuture.completedFuture(new DeleteTopicsResponse(response));
+        return CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).thenApply(all -> {
+            DeleteTopicsResponseData response = new DeleteTopicsResponseData();
+            results.forEach(r -> response.responses().add(r.join()));
+            return new DeleteTopicsResponse(response);
+        });
+    }
+
+    private static DeleteTopicsResponseData.DeletableTopicResult toWire(DeleteTopicsRequestData.DeleteTopicState state,
+                                                                        TopicAdminUseCase.DeleteResult result) {
+        DeleteTopicsResponseData.DeletableTopicResult wire = new DeleteTopicsResponseData.DeletableTopicResult()
+                .setName(result.topic() != null ? result.topic().name() : state.name())
+                .setTopicId(result.topic() != null ? TopicIdMapping.toWire(result.topic().id()) : state.topicId())
+                .setErrorCode(result.error().code());
+        if (result.error() != KafkaError.NONE) {
+            wire.setErrorMessage(result.message());
+        }
+        return wire;
     }
 }

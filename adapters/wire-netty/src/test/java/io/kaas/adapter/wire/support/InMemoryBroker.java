@@ -27,6 +27,7 @@ import io.kaas.application.producer.ProducerIdService;
 import io.kaas.application.topic.ConfigService;
 import io.kaas.application.topic.DeleteRecordsService;
 import io.kaas.application.topic.LogDirsService;
+import io.kaas.application.topic.StandaloneTopicAdmin;
 import io.kaas.application.topic.TopicService;
 import io.kaas.application.txn.TransactionServices;
 import io.kaas.application.txn.TransactionSettings;
@@ -101,7 +102,7 @@ public final class InMemoryBroker {
                 new FetchService(topics, purgatory, scheduler, Runnable::run),
                 new ListOffsetsService(topics, Runnable::run),
                 new MetadataService(topics, cluster, settings, Runnable::run),
-                topics,
+                new StandaloneTopicAdmin(topics),
                 cluster,
                 producerIds,
                 new DeleteRecordsService(topics, Runnable::run),

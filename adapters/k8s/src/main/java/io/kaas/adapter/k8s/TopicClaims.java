@@ -1,4 +1,4 @@
-package io.kaas.operator.model;
+package io.kaas.adapter.k8s;
 
 import io.kaas.adapter.k8s.crd.KafkaTopic;
 import java.util.Collection;
@@ -10,8 +10,8 @@ import java.util.UUID;
 
 /**
  * Which KafkaTopic a topic name belongs to. Two resources may declare one topic (one named for it, one through
- * {@code spec.topicName}); the first created owns it, so they never take turns reclaiming each other's directory.
- * A resource being deleted still claims its topic until it is gone.
+ * {@code spec.topicName}); the first created owns it, so they never take turns reclaiming each other's directory, and
+ * brokers serve the owner's declaration. A resource being deleted still claims its topic until it is gone.
  */
 public final class TopicClaims {
     private static final Comparator<KafkaTopic> FIRST_CREATED = Comparator
@@ -23,13 +23,13 @@ public final class TopicClaims {
 
     /** The resource owning {@code topic} among {@code resources}. */
     public static Optional<KafkaTopic> owner(String topic, Collection<KafkaTopic> resources) {
-        return resources.stream().filter(r -> DesiredTopic.topicName(r).equals(topic)).min(FIRST_CREATED);
+        return resources.stream().filter(r -> TopicResourceNames.topicName(r).equals(topic)).min(FIRST_CREATED);
     }
 
     /** Every topic name some resource declares. */
     public static Set<String> claimed(Collection<KafkaTopic> resources) {
         Set<String> names = new HashSet<>();
-        resources.forEach(r -> names.add(DesiredTopic.topicName(r)));
+        resources.forEach(r -> names.add(TopicResourceNames.topicName(r)));
         return names;
     }
 
