@@ -20,6 +20,16 @@ public record DataLayout(Path root) {
         return clusterDir().resolve("assignment.json");
     }
 
+    /** Every user's SCRAM credentials and quotas: written by the operator (or the admin APIs in standalone). */
+    public Path credentialsFile() {
+        return clusterDir().resolve("credentials.json");
+    }
+
+    /** Every ACL of the cluster: written by the operator (or the admin APIs in standalone). */
+    public Path aclsFile() {
+        return clusterDir().resolve("acls.json");
+    }
+
     public Path producerIdBlock(int brokerId) {
         return clusterDir().resolve("producer_ids").resolve("kaas-" + brokerId + ".json");
     }

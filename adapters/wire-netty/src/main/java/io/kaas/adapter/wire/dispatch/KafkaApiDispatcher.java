@@ -6,6 +6,7 @@ import io.kaas.adapter.wire.codec.RequestParser;
 import io.kaas.adapter.wire.codec.ResponseEncoder;
 import io.kaas.adapter.wire.codec.ResponseFrame;
 import io.kaas.domain.error.KafkaException;
+import io.kaas.domain.security.KafkaPrincipal;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -115,7 +116,8 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
         updateAutoRead(ctx);
 
         CompletionStage<? extends AbstractResponse> stage;
-        RequestContext context = new RequestContext(request.header(), ctx.channel().remoteAddress(), ctx.executor());
+        RequestContext context = new RequestContext(request.header(), ctx.channel().remoteAddress(), ctx.executor(),
+                KafkaPrincipal.ANONYMOUS);
         if (request.unsupportedVersion()) {
             stage = CompletableFuture.completedFuture(body.getErrorResponse(0, Errors.UNSUPPORTED_VERSION.exception()));
         } else if (registry.isBlocking(body.apiKey())) {

@@ -1,5 +1,6 @@
 package io.kaas.adapter.wire.dispatch;
 
+import io.kaas.domain.security.KafkaPrincipal;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.concurrent.CompletableFuture;
@@ -8,10 +9,13 @@ import java.util.concurrent.Executor;
 import org.apache.kafka.common.requests.RequestHeader;
 
 /**
- * Who sent a request and how: what handlers may know beyond the request body; and the connection's
- * event loop, where a handler's continuations resume (see {@link #resume}).
+ * Who sent a request and how: what handlers may know beyond the request body (the principal the
+ * connection authenticated as, {@link KafkaPrincipal#ANONYMOUS} without authentication, is what ACLs
+ * and quotas key on); and the connection's event loop, where a handler's continuations resume (see
+ * {@link #resume}).
  */
-public record RequestContext(RequestHeader header, SocketAddress clientAddress, Executor loop) {
+public record RequestContext(RequestHeader header, SocketAddress clientAddress, Executor loop,
+                             KafkaPrincipal principal) {
     /**
      * The use case's answer, with whatever a handler chains on it run on the connection's event loop:
      * an answer completed by an fsync, a timer or another broker would otherwise run the handler's

@@ -3,6 +3,7 @@ package io.kaas.adapter.wire.dispatch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kaas.domain.security.KafkaPrincipal;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -165,7 +166,8 @@ class ApiRegistryTest {
     }
 
     private static RequestContext context(ApiKeys key, int version) {
-        return new RequestContext(new RequestHeader(key, (short) version, "test", 1), null, Runnable::run);
+        return new RequestContext(new RequestHeader(key, (short) version, "test", 1), null, Runnable::run,
+                KafkaPrincipal.ANONYMOUS);
     }
 
     private static String range(int min, int max) {

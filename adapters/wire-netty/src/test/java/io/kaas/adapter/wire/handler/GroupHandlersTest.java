@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kaas.adapter.wire.dispatch.ApiHandler;
 import io.kaas.adapter.wire.dispatch.RequestContext;
 import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.security.KafkaPrincipal;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -51,7 +52,7 @@ class GroupHandlersTest {
                                                               ApiHandler<Q> handler) {
         Q parsed = (Q) AbstractRequest.parseRequest(key, version, MessageUtil.toByteBuffer(request, version)).request;
         RequestContext context = new RequestContext(new RequestHeader(key, version, "client-1", 7),
-                new InetSocketAddress("127.0.0.1", 40_000), Runnable::run);
+                new InetSocketAddress("127.0.0.1", 40_000), Runnable::run, KafkaPrincipal.ANONYMOUS);
         AbstractResponse response = handler.handle(context, parsed).toCompletableFuture().join();
         ByteBuffer bytes = MessageUtil.toByteBuffer(response.data(), version);
         return AbstractResponse.parseResponse(key, bytes, version).data();
