@@ -215,13 +215,16 @@ public final class ProduceService implements ProduceUseCase {
     }
 
     /**
-     * A verification that failed, answered as Apache 3.7's ReplicaManager does: retriable coordinator
-     * trouble becomes NOT_ENOUGH_REPLICAS (which every client retries without a metadata refresh);
-     * a partition not in the transaction is INVALID_TXN_STATE; the producer's own errors pass through.
+     * A verification that failed, answered as Apache 3.7's ReplicaManager and AddPartitionsToTxnManager
+     * do: retriable coordinator trouble becomes NOT_ENOUGH_REPLICAS (which every client retries without a
+     * metadata refresh); a partition not in the transaction is INVALID_TXN_STATE; a fenced producer is
+     * INVALID_PRODUCER_EPOCH, the one code Produce has for it (librdkafka treats PRODUCER_FENCED on a
+     * Produce as abortable and keeps producing); the producer's other errors pass through.
      */
     private static CompletableFuture<CompletableFuture<PartitionResult>> unverified(PartitionRecords p, KafkaError error) {
         return switch (error) {
             case INVALID_TXN_STATE -> failed(p, error, "Partition was not added to the transaction");
+            case PRODUCER_FENCED -> failed(p, KafkaError.INVALID_PRODUCER_EPOCH, null);
             case CONCURRENT_TRANSACTIONS, COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR ->
                     failed(p, KafkaError.NOT_ENOUGH_REPLICAS, "Unable to verify the partition has been added to the "
                             + "transaction. Underlying error: " + error);

@@ -71,7 +71,7 @@ class ProduceVerificationTest {
     }
 
     @Test
-    void coordinatorTroubleIsRetriableAndTheProducersOwnErrorsPassThrough() {
+    void coordinatorTroubleIsRetriableAndAFencedProducerGetsProducesOwnFencingCode() {
         CompletableFuture<List<PartitionResult>> busy = send("tx", txnBatch(0));
         verifier.answer(KafkaError.CONCURRENT_TRANSACTIONS);
         CompletableFuture<List<PartitionResult>> fenced = send("tx", txnBatch(0));
@@ -80,7 +80,7 @@ class ProduceVerificationTest {
         verifier.answer(KafkaError.INVALID_TXN_STATE);
 
         assertThat(busy.join().get(0).error()).isEqualTo(KafkaError.NOT_ENOUGH_REPLICAS);
-        assertThat(fenced.join().get(0).error()).isEqualTo(KafkaError.PRODUCER_FENCED);
+        assertThat(fenced.join().get(0).error()).isEqualTo(KafkaError.INVALID_PRODUCER_EPOCH);
         assertThat(notAdded.join().get(0).message()).isEqualTo("Partition was not added to the transaction");
         assertThat(broker.topics.log(P0).orElseThrow().offsets().highWatermark()).isZero();
     }
