@@ -72,14 +72,15 @@ public final class UserAcls {
 
     /**
      * {@code acls.json} rebuilt from every KafkaUser: each user's bindings, users by name. A user whose rules cannot be
-     * expressed keeps the bindings {@code current} has for it, as a refused spec changes nothing on the volume.
+     * expressed keeps the bindings {@code current} has for it, as a refused spec changes nothing on the volume, and so
+     * does a user being deleted, which the operator leaves untouched until it is gone.
      */
     public static List<AclBinding> rebuild(Collection<KafkaUser> users, List<AclBinding> current) {
         List<KafkaUser> byName = new ArrayList<>(users);
         byName.sort(Comparator.comparing(user -> user.getMetadata().getName()));
         Set<AclBinding> all = new LinkedHashSet<>();
         for (KafkaUser user : byName) {
-            if (of(user) instanceof Valid valid) {
+            if (!user.isMarkedForDeletion() && of(user) instanceof Valid valid) {
                 all.addAll(valid.bindings());
             } else {
                 KafkaPrincipal principal = principal(user);

@@ -69,13 +69,19 @@ class UserAclsTest {
     }
 
     @Test
-    void theFileIsRebuiltFromEveryUserByNameAndARefusedUserKeepsItsBindings() {
+    void theFileIsRebuiltFromEveryUserByNameAndARefusedOrDeletingUserKeepsItsBindings() {
         KafkaUser bob = withAcl(user("bob", null), AclResourceType.TOPIC, "payments", null, null, null,
                 AclOperation.WRITE);
         KafkaUser alice = withAcl(user("alice", null), AclResourceType.TOPIC, "orders", null, null, null,
                 AclOperation.READ);
         KafkaUser carol = withAcl(user("carol", null), AclResourceType.GROUP, null, null, null, null,
                 AclOperation.READ); // refused: no group name
+        KafkaUser erin = withAcl(user("erin", null), AclResourceType.TOPIC, "new", null, null, null,
+                AclOperation.READ);
+        erin.getMetadata().setDeletionTimestamp("2026-12-02T05:00:00Z"); // being deleted: keeps what it had
+        AclBinding erinsOld = binding(KafkaPrincipal.user("erin"), "*", io.kaas.domain.security.AclResourceType.TOPIC,
+                "old", io.kaas.domain.security.AclPatternType.LITERAL, io.kaas.domain.security.AclOperation.READ,
+                AclPermission.ALLOW);
         AclBinding carolsOld = binding(KafkaPrincipal.user("carol"), "*", io.kaas.domain.security.AclResourceType.TOPIC,
                 "audit", io.kaas.domain.security.AclPatternType.LITERAL, io.kaas.domain.security.AclOperation.READ,
                 AclPermission.ALLOW);
@@ -83,10 +89,11 @@ class UserAclsTest {
                 io.kaas.domain.security.AclResourceType.TOPIC, "orders", io.kaas.domain.security.AclPatternType.LITERAL,
                 io.kaas.domain.security.AclOperation.READ, AclPermission.ALLOW);
 
-        List<AclBinding> rebuilt = UserAcls.rebuild(List.of(bob, carol, alice), List.of(deletedUsers, carolsOld));
+        List<AclBinding> rebuilt = UserAcls.rebuild(List.of(bob, erin, carol, alice), List.of(deletedUsers, carolsOld,
+                erinsOld));
 
         assertThat(rebuilt).extracting(b -> b.principal().name() + " " + b.operation() + " " + b.resourceName())
-                .containsExactly("alice READ orders", "bob WRITE payments", "carol READ audit");
+                .containsExactly("alice READ orders", "bob WRITE payments", "carol READ audit", "erin READ old");
     }
 
     private static List<AclBinding> bindings(KafkaUser user) {
