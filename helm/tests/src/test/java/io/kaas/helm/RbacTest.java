@@ -23,6 +23,8 @@ import org.junit.jupiter.api.Test;
  */
 class RbacTest {
     private static final Set<String> READ = Set.of("get", "list", "watch");
+    /** What the KafkaCluster reconciler does with the resources it owns: no watch, it re-reads every five minutes. */
+    private static final Set<String> OWNED = Set.of("get", "list", "create", "patch", "delete");
 
     @Test
     void theBrokerMayElectAControllerReadTheRegistryAndServeTheTopicAndUserAdminApis() {
@@ -44,7 +46,7 @@ class RbacTest {
     }
 
     @Test
-    void theOperatorMayReadItsResourcesWriteTheirStatusHoldItsLeaseAndKeepUserSecrets() {
+    void theOperatorMayReadItsResourcesWriteTheirStatusHoldItsLeaseKeepUserSecretsAndBuildTheExternalListener() {
         Chart.Manifests manifests = Chart.withDefaults().set("operator.enabled", true).render();
 
         assertThat(grants(manifests.get(Role.class, "kaas-operator"))).isEqualTo(Map.of(
@@ -54,7 +56,10 @@ class RbacTest {
                 "kaas.rs/kafkatopics/status", Set.of("get", "update", "patch"),
                 "kaas.rs/kafkausers/status", Set.of("get", "update", "patch"),
                 "kaas.rs/kafkaclusters/status", Set.of("get", "update", "patch"),
-                "/secrets", Set.of("get", "list", "watch", "create", "update", "patch"),
+                "/secrets", Set.of("get", "list", "watch", "create", "update"),
+                "/services", OWNED,
+                "cert-manager.io/certificates", OWNED,
+                "gateway.networking.k8s.io/tlsroutes", OWNED,
                 "coordination.k8s.io/leases", Set.of("get", "create", "update")));
     }
 
