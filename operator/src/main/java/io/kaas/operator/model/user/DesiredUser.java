@@ -12,6 +12,7 @@ import io.kaas.domain.security.UserQuotas;
 import io.kaas.operator.model.Refusal;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.Map;
 import java.util.Optional;
@@ -28,6 +29,9 @@ import java.util.Optional;
 public record DesiredUser(String name, Login login, UserQuotas quotas) {
     /** Apache's floor, which Strimzi derives with too. */
     public static final int ITERATIONS = ScramMechanism.MIN_ITERATIONS;
+    /** Salt per derivation, as long as the SHA-256 hash (RFC 5802 asks only that it be random). */
+    static final int SALT_BYTES = 32;
+    private static final SecureRandom SALTS = new SecureRandom();
 
     /** How a user authenticates, which decides what its entry holds. */
     public sealed interface Login permits AuthorizationOnly, Tls, ScramPassword, ScramPreDerived {
@@ -120,13 +124,19 @@ public record DesiredUser(String name, Login login, UserQuotas quotas) {
                     "a password login is materialised with its password"));
             ScramCredential credential = current.flatMap(user -> user.scram(scram.mechanism()))
                     .filter(stored -> stored.matches(scram.mechanism(), secret))
-                    .orElseGet(() -> ScramCredential.derive(scram.mechanism(), secret, ITERATIONS));
+                    .orElseGet(() -> ScramCredential.derive(scram.mechanism(), secret, salt(), ITERATIONS));
             return Optional.of(new StoredUser(name, Map.of(scram.mechanism(), credential), quotas));
         }
         if (login instanceof AuthorizationOnly && quotas.isEmpty()) {
             return Optional.empty();
         }
         return Optional.of(new StoredUser(name, Map.of(), quotas)); // tls, or authorization-only with quotas
+    }
+
+    private static byte[] salt() {
+        byte[] salt = new byte[SALT_BYTES];
+        SALTS.nextBytes(salt);
+        return salt;
     }
 
     private static UserQuotas quotas(io.kaas.adapter.k8s.crd.UserQuotas quotas) {
