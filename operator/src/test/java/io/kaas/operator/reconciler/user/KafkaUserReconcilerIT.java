@@ -110,6 +110,21 @@ class KafkaUserReconcilerIT {
     }
 
     @Test
+    void aSecretOfTheGeneratedNameThatIsNotTheUsersIsNeverOverwritten() {
+        world.startOperator(NO_SWEEP_AFTER_THE_FIRST);
+        createSecret("grace-kafka-credentials", "token", "someone else's");
+        client.resource(user("grace", AuthenticationType.SCRAM_SHA_512)).create();
+
+        Condition refused = awaitCondition("grace", 1);
+        assertThat(refused.getStatus()).isEqualTo("False");
+        assertThat(refused.getReason()).isEqualTo("SecretConflict");
+        Secret untouched = client.secrets().withName("grace-kafka-credentials").get();
+        assertThat(untouched.getData()).containsOnlyKeys("token");
+        assertThat(untouched.getMetadata().getOwnerReferences()).isEmpty();
+        assertThat(credentials.read().user("grace")).isEmpty();
+    }
+
+    @Test
     void aReferencedSecretsPasswordBecomesTheCredential() throws Exception {
         world.startOperator(NO_SWEEP_AFTER_THE_FIRST);
         createSecret("bob-password", "pw", "correct horse battery staple");
