@@ -64,7 +64,7 @@ public final class KaasOperator implements AutoCloseable {
         JsonTopicStore store = JsonTopicStore.shared(layout, files);
         TopicLocks locks = new TopicLocks();
         String namespace = settings.namespace();
-        OrphanTopicSweep sweep = new OrphanTopicSweep(layout, files, store, locks, () -> TopicClaims.claimed(
+        OrphanTopicSweep topicSweep = new OrphanTopicSweep(layout, files, store, locks, () -> TopicClaims.claimed(
                 client.resources(KafkaTopic.class).inNamespace(namespace).list().getItems()));
         // One writer of credentials.json and acls.json for the user reconciler, the deletions and the sweep.
         SecurityFiles securityFiles = new SecurityFiles(new JsonCredentialStore(layout, files),
@@ -73,11 +73,11 @@ public final class KaasOperator implements AutoCloseable {
                 .getItems();
         OrphanUserSweep userSweep = new OrphanUserSweep(securityFiles, users);
         OrphanSweepSchedule sweeps = new OrphanSweepSchedule(() -> {
-            sweep.run();
+            topicSweep.run();
             userSweep.run();
         }, settings.sweepInterval());
         List<DeletionWatch<?>> deletions = List.of(
-                new DeletionWatch<>(client, KafkaTopic.class, namespace, sweep::reclaim),
+                new DeletionWatch<>(client, KafkaTopic.class, namespace, topicSweep::reclaim),
                 new DeletionWatch<>(client, KafkaUser.class, namespace,
                         deleted -> securityFiles.remove(deleted.getMetadata().getName(), users.get())));
         Runnable lead = () -> {
