@@ -8,35 +8,43 @@ import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.ConfigurationServiceOverrider;
 import io.kaas.adapter.fs.DataLayout;
 import io.kaas.adapter.fs.JacksonCodec;
+import io.kaas.adapter.fs.JsonAclStore;
+import io.kaas.adapter.fs.JsonCredentialStore;
 import io.kaas.adapter.fs.JsonFiles;
 import io.kaas.adapter.fs.JsonTopicStore;
 import io.kaas.adapter.fs.NioFilesystem;
 import io.kaas.adapter.k8s.TopicClaims;
 import io.kaas.adapter.k8s.crd.KafkaTopic;
+import io.kaas.adapter.k8s.crd.KafkaUser;
 import io.kaas.application.port.out.Filesystem;
 import io.kaas.operator.model.PoolVolume;
-import io.kaas.operator.reconciler.topic.DeletedTopicWatch;
+import io.kaas.operator.reconciler.DeletionWatch;
+import io.kaas.operator.reconciler.OrphanSweepSchedule;
+import io.kaas.operator.reconciler.cluster.KafkaClusterReconciler;
 import io.kaas.operator.reconciler.topic.KafkaTopicReconciler;
-import io.kaas.operator.reconciler.topic.OrphanSweepSchedule;
 import io.kaas.operator.reconciler.topic.OrphanTopicSweep;
 import io.kaas.operator.reconciler.topic.TopicLocks;
 import io.kaas.operator.reconciler.topic.TopicMaterializer;
+import io.kaas.operator.reconciler.user.KafkaUserReconciler;
+import io.kaas.operator.reconciler.user.OrphanUserSweep;
+import io.kaas.operator.reconciler.user.SecurityFiles;
 import java.time.Clock;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
- * The operator, wired: the KafkaTopic reconciler on java-operator-sdk, the orphan sweep and the reclaim of deleted
- * KafkaTopics' directories, all on the data volume through the fs-nfs stores, all only while this replica holds the
- * operator's Lease (when one is configured).
+ * The operator, wired: the KafkaTopic, KafkaUser and KafkaCluster reconcilers on java-operator-sdk, the orphan sweep
+ * and the clean-up after deleted KafkaTopics and KafkaUsers, all on the data volume through the fs-nfs stores, all only
+ * while this replica holds the operator's Lease (when one is configured).
  */
 public final class KaasOperator implements AutoCloseable {
     private final Operator operator;
     private final OrphanSweepSchedule sweeps;
-    private final DeletedTopicWatch deletions;
+    private final List<DeletionWatch<?>> deletions;
 
-    private KaasOperator(Operator operator, OrphanSweepSchedule sweeps, DeletedTopicWatch deletions) {
+    private KaasOperator(Operator operator, OrphanSweepSchedule sweeps, List<DeletionWatch<?>> deletions) {
         this.operator = operator;
         this.sweeps = sweeps;
         this.deletions = deletions;
@@ -56,16 +64,28 @@ public final class KaasOperator implements AutoCloseable {
         JsonTopicStore store = JsonTopicStore.shared(layout, files);
         TopicLocks locks = new TopicLocks();
         String namespace = settings.namespace();
-        OrphanTopicSweep sweep = new OrphanTopicSweep(layout, files, store, locks, () -> TopicClaims.claimed(
+        OrphanTopicSweep topicSweep = new OrphanTopicSweep(layout, files, store, locks, () -> TopicClaims.claimed(
                 client.resources(KafkaTopic.class).inNamespace(namespace).list().getItems()));
-        OrphanSweepSchedule sweeps = new OrphanSweepSchedule(sweep, settings.sweepInterval());
-        DeletedTopicWatch deletions = new DeletedTopicWatch(client, namespace, sweep);
+        // One writer of credentials.json and acls.json for the user reconciler, the deletions and the sweep.
+        SecurityFiles securityFiles = new SecurityFiles(new JsonCredentialStore(layout, files),
+                new JsonAclStore(layout, files));
+        Supplier<List<KafkaUser>> users = () -> client.resources(KafkaUser.class).inNamespace(namespace).list()
+                .getItems();
+        OrphanUserSweep userSweep = new OrphanUserSweep(securityFiles, users);
+        OrphanSweepSchedule sweeps = new OrphanSweepSchedule(() -> {
+            topicSweep.run();
+            userSweep.run();
+        }, settings.sweepInterval());
+        List<DeletionWatch<?>> deletions = List.of(
+                new DeletionWatch<>(client, KafkaTopic.class, namespace, topicSweep::reclaim),
+                new DeletionWatch<>(client, KafkaUser.class, namespace,
+                        deleted -> securityFiles.remove(deleted.getMetadata().getName(), users.get())));
         Runnable lead = () -> {
             sweeps.start();
-            deletions.start();
+            deletions.forEach(DeletionWatch::start);
         };
         Runnable stopLeading = () -> {
-            deletions.close();
+            deletions.forEach(DeletionWatch::close);
             sweeps.close();
         };
 
@@ -84,6 +104,10 @@ public final class KaasOperator implements AutoCloseable {
         KafkaTopicReconciler topics = new KafkaTopicReconciler(new TopicMaterializer(layout, fs, store), locks,
                 List.of(PoolVolume.DATA_VOLUME), Clock.systemUTC(), UUID::randomUUID);
         operator.register(topics, configuration -> configuration.settingNamespace(namespace));
+        operator.register(new KafkaUserReconciler(securityFiles, Clock.systemUTC()),
+                configuration -> configuration.settingNamespace(namespace));
+        operator.register(new KafkaClusterReconciler(Clock.systemUTC()),
+                configuration -> configuration.settingNamespace(namespace));
         operator.start();
         if (settings.leaderElection().isEmpty()) {
             lead.run();
@@ -94,7 +118,7 @@ public final class KaasOperator implements AutoCloseable {
     /** Stops sweeping, reclaiming and reconciling; a reconcile under way finishes. */
     @Override
     public void close() {
-        deletions.close();
+        deletions.forEach(DeletionWatch::close);
         sweeps.close();
         operator.stop();
     }

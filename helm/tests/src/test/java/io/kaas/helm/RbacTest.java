@@ -23,6 +23,8 @@ import org.junit.jupiter.api.Test;
  */
 class RbacTest {
     private static final Set<String> READ = Set.of("get", "list", "watch");
+    /** What the KafkaCluster reconciler does with the resources it owns: no watch, it re-reads every five minutes. */
+    private static final Set<String> OWNED = Set.of("get", "list", "create", "patch", "delete");
 
     @Test
     void theBrokerMayElectAControllerReadTheRegistryAndServeTheTopicAndUserAdminApis() {
@@ -44,18 +46,21 @@ class RbacTest {
     }
 
     @Test
-    void theOperatorMayReadItsResourcesWriteTheirStatusHoldItsLeaseAndKeepUserSecrets() {
+    void theOperatorMayReadItsResourcesWriteTheirStatusHoldItsLeaseKeepUserSecretsAndBuildTheExternalListener() {
         Chart.Manifests manifests = Chart.withDefaults().set("operator.enabled", true).render();
 
-        assertThat(grants(manifests.get(Role.class, "kaas-operator"))).isEqualTo(Map.of(
-                "kaas.rs/kafkatopics", READ,
-                "kaas.rs/kafkausers", READ,
-                "kaas.rs/kafkaclusters", READ,
-                "kaas.rs/kafkatopics/status", Set.of("get", "update", "patch"),
-                "kaas.rs/kafkausers/status", Set.of("get", "update", "patch"),
-                "kaas.rs/kafkaclusters/status", Set.of("get", "update", "patch"),
-                "/secrets", Set.of("get", "list", "watch", "create", "update", "patch"),
-                "coordination.k8s.io/leases", Set.of("get", "create", "update")));
+        assertThat(grants(manifests.get(Role.class, "kaas-operator"))).isEqualTo(Map.ofEntries(
+                Map.entry("kaas.rs/kafkatopics", READ),
+                Map.entry("kaas.rs/kafkausers", READ),
+                Map.entry("kaas.rs/kafkaclusters", READ),
+                Map.entry("kaas.rs/kafkatopics/status", Set.of("get", "update", "patch")),
+                Map.entry("kaas.rs/kafkausers/status", Set.of("get", "update", "patch")),
+                Map.entry("kaas.rs/kafkaclusters/status", Set.of("get", "update", "patch")),
+                Map.entry("/secrets", Set.of("get", "list", "watch", "create", "update")),
+                Map.entry("/services", OWNED),
+                Map.entry("cert-manager.io/certificates", OWNED),
+                Map.entry("gateway.networking.k8s.io/tlsroutes", OWNED),
+                Map.entry("coordination.k8s.io/leases", Set.of("get", "create", "update"))));
     }
 
     @Test

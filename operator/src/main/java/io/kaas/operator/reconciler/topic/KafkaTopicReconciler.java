@@ -14,6 +14,7 @@ import io.kaas.adapter.k8s.crd.KafkaTopicStatus;
 import io.kaas.adapter.k8s.crd.TopicReadyReasons;
 import io.kaas.domain.topic.TopicIds;
 import io.kaas.operator.model.DesiredTopic;
+import io.kaas.operator.reconciler.StatusWriter;
 import io.kaas.operator.model.PoolVolume;
 import io.kaas.operator.model.ReadyCondition;
 import io.kaas.operator.model.Refusal;
@@ -74,7 +75,7 @@ public final class KafkaTopicReconciler implements Reconciler<KafkaTopic> {
         if (resource.isMarkedForDeletion()) {
             return UpdateControl.noUpdate(); // no finalizer of ours; the sweep reclaims the directory once it is gone
         }
-        TopicStatusWriter writer = new TopicStatusWriter(context.getClient());
+        StatusWriter writer = new StatusWriter(context.getClient());
         DesiredTopic.Check check = DesiredTopic.of(resource, pool);
         if (check instanceof DesiredTopic.Invalid invalid) {
             return refuse(writer, resource, invalid.refusal());
@@ -118,7 +119,7 @@ public final class KafkaTopicReconciler implements Reconciler<KafkaTopic> {
         status.setConditions(ReadyCondition.set(status.getConditions(), false, MATERIALIZE_FAILED, String.valueOf(
                 e.getMessage()), generation(resource), clock.instant()));
         try {
-            new TopicStatusWriter(context.getClient()).write(resource, status);
+            new StatusWriter(context.getClient()).write(resource, status);
         } catch (KubernetesClientException writeFailed) {
             LOG.debug("KafkaTopic {}: the failure could not be reported", resource.getMetadata().getName(), writeFailed);
         }
@@ -126,7 +127,7 @@ public final class KafkaTopicReconciler implements Reconciler<KafkaTopic> {
     }
 
     /** {@code resource} with a topic id stored in its status: its own, or one minted now. */
-    private KafkaTopic withTopicId(TopicStatusWriter writer, KafkaTopic resource) {
+    private KafkaTopic withTopicId(StatusWriter writer, KafkaTopic resource) {
         if (resource.getStatus() != null && resource.getStatus().getTopicId() != null) {
             return resource;
         }
@@ -142,7 +143,7 @@ public final class KafkaTopicReconciler implements Reconciler<KafkaTopic> {
         return stored;
     }
 
-    private UpdateControl<KafkaTopic> refuse(TopicStatusWriter writer, KafkaTopic resource, Refusal refusal) {
+    private UpdateControl<KafkaTopic> refuse(StatusWriter writer, KafkaTopic resource, Refusal refusal) {
         LOG.info("KafkaTopic {}/{} refused ({}): {}", resource.getMetadata().getNamespace(),
                 resource.getMetadata().getName(), refusal.reason(), refusal.message());
         KafkaTopicStatus status = copy(resource.getStatus());

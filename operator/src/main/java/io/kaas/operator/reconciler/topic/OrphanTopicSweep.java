@@ -3,6 +3,10 @@ package io.kaas.operator.reconciler.topic;
 import io.kaas.adapter.fs.DataLayout;
 import io.kaas.adapter.fs.JsonFiles;
 import io.kaas.adapter.fs.JsonTopicStore;
+import io.kaas.adapter.k8s.TopicClaims;
+import io.kaas.adapter.k8s.TopicResourceNames;
+import io.kaas.adapter.k8s.crd.KafkaTopic;
+import io.kaas.adapter.k8s.crd.KafkaTopicStatus;
 import io.kaas.domain.topic.Topic;
 import io.kaas.domain.topic.TopicNames;
 import java.util.LinkedHashMap;
@@ -76,6 +80,19 @@ public final class OrphanTopicSweep implements Runnable {
             return false;
         }
         return locks.withLock(name, () -> removeIfUnchanged(name, Optional.of(deletedId)));
+    }
+
+    /**
+     * Reclaims the directory of {@code deleted}, a KafkaTopic whose deletion was just seen, as {@link #reclaim(String,
+     * UUID)} does; one never given an id was never materialised, and nothing on the volume is its.
+     */
+    public void reclaim(KafkaTopic deleted) {
+        Optional<UUID> id = Optional.ofNullable(deleted.getStatus()).map(KafkaTopicStatus::getTopicId)
+                .flatMap(TopicClaims::parse);
+        if (id.isPresent() && !reclaim(TopicResourceNames.topicName(deleted), id.get())) {
+            LOG.debug("KafkaTopic {} deleted; its directory is not (or no longer) its to remove",
+                    deleted.getMetadata().getName());
+        }
     }
 
     @Override

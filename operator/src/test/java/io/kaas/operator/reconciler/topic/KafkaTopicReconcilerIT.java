@@ -6,11 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
-import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.kaas.adapter.fs.DataLayout;
 import io.kaas.adapter.fs.JacksonCodec;
@@ -21,20 +17,16 @@ import io.kaas.adapter.k8s.crd.Condition;
 import io.kaas.adapter.k8s.crd.KafkaTopic;
 import io.kaas.adapter.k8s.crd.KafkaTopicConfig;
 import io.kaas.adapter.k8s.crd.KafkaTopicSpec;
-import io.kaas.dev.apiserver.DevApiServer;
 import io.kaas.domain.topic.Topic;
 import io.kaas.domain.topic.TopicIds;
-import io.kaas.operator.KaasOperator;
-import io.kaas.operator.OperatorSettings;
+import io.kaas.operator.DevApiServerHarness;
 import io.kaas.operator.model.ReadyCondition;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.Consumer;
@@ -50,34 +42,25 @@ import org.junit.jupiter.api.io.TempDir;
  * the shared volume. Assertions read the files the brokers read.
  */
 class KafkaTopicReconcilerIT {
-    private static final String NAMESPACE = "test";
+    private static final String NAMESPACE = DevApiServerHarness.NAMESPACE;
     private static final Duration NO_SWEEP_AFTER_THE_FIRST = Duration.ofHours(1);
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
     Path data;
 
-    private DevApiServer server;
+    private DevApiServerHarness world;
     private KubernetesClient client;
-    private KaasOperator operator;
 
     @BeforeEach
-    void startApiServer() throws IOException {
-        server = DevApiServer.start(0);
-        client = new KubernetesClientBuilder().withConfig(new ConfigBuilder(Config.empty())
-                .withMasterUrl(server.url()).withNamespace(NAMESPACE).withHttp2Disable(true).build()).build();
-        try (InputStream crd = Files.newInputStream(Path.of("..", "helm", "kaas", "crds", "kafkatopics.kaas.rs-v1.yml"))) {
-            client.resource(client.getKubernetesSerialization().unmarshal(crd, CustomResourceDefinition.class)).create();
-        }
+    void startApiServer() {
+        world = new DevApiServerHarness(data);
+        client = world.client();
     }
 
     @AfterEach
     void stop() {
-        if (operator != null) {
-            operator.close();
-        }
-        client.close();
-        server.shutdown();
+        world.close();
     }
 
     @Test
@@ -235,7 +218,7 @@ class KafkaTopicReconcilerIT {
         Files.writeString(data.resolve("orders/0/manifest.json"), "{\"epoch\":1}");
 
         // Deleted and created again while no operator watched: the reconciler must tell the incarnations apart.
-        operator.close();
+        world.stopOperator();
         topic("orders").delete();
         await().atMost(Duration.ofSeconds(10)).until(() -> topic("orders").get() == null);
         create("orders", 1, config -> { });
@@ -275,8 +258,7 @@ class KafkaTopicReconcilerIT {
     }
 
     private void start(Duration sweepInterval) {
-        operator = KaasOperator.start(client, new OperatorSettings(data, NAMESPACE, Optional.empty(), sweepInterval),
-                overrider -> overrider.withUseSSAToPatchPrimaryResource(false));
+        world.startOperator(sweepInterval);
     }
 
     private void create(String name, int partitions, Consumer<KafkaTopicConfig> config) {

@@ -16,5 +16,5 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "Ready", jsonPath = ".status.conditions[?(@.type==\"Ready\")].status",
         type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
-public class KafkaCluster extends CustomResource<KafkaClusterSpec, KafkaClusterStatus> implements Namespaced {
+public class KafkaCluster extends CustomResource<KafkaClusterSpec, ReadinessStatus> implements Namespaced {
 }

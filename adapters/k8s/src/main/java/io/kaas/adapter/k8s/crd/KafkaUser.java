@@ -18,5 +18,5 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "Ready", jsonPath = ".status.conditions[?(@.type==\"Ready\")].status",
         type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
-public class KafkaUser extends CustomResource<KafkaUserSpec, KafkaUserStatus> implements Namespaced {
+public class KafkaUser extends CustomResource<KafkaUserSpec, ReadinessStatus> implements Namespaced {
 }

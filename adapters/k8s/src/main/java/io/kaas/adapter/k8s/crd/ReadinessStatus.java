@@ -4,9 +4,12 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.List;
 
-/** What the operator made of a {@link KafkaUser}. */
+/**
+ * What the operator made of a {@link KafkaUser} or a {@link KafkaCluster}: its Ready condition. (A KafkaTopic reports
+ * more: {@link KafkaTopicStatus}.)
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public class KafkaUserStatus {
+public class ReadinessStatus {
     @JsonPropertyDescription("Ready, with the generation it describes.")
     private List<Condition> conditions;
 

@@ -1,4 +1,4 @@
-package io.kaas.operator.reconciler.topic;
+package io.kaas.operator.reconciler;
 
 import java.time.Duration;
 import java.util.concurrent.Executors;
