@@ -15,6 +15,7 @@ import io.kaas.domain.security.ScramMechanism;
 import io.kaas.domain.security.StoredUser;
 import io.kaas.domain.security.UserQuotas;
 import io.kaas.operator.model.Refusal;
+import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Map;
 import java.util.Optional;
@@ -23,6 +24,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.Test;
 
 class DesiredUserTest {
+    private static final byte[] SALT = "a-salt-for-credentials-in-tests".getBytes(StandardCharsets.UTF_8);
 
     @ParameterizedTest
     @EnumSource(ScramMechanism.class)
@@ -80,7 +82,7 @@ class DesiredUserTest {
 
     @Test
     void aPreDerivedCredentialPassesThroughVerbatimAndWinsOverThePassword() {
-        ScramCredential given = ScramCredential.derive(ScramMechanism.SCRAM_SHA_512, "rotated", 8192);
+        ScramCredential given = ScramCredential.derive(ScramMechanism.SCRAM_SHA_512, "rotated", SALT, 8192);
         KafkaUser alice = withPasswordFrom(user("alice", AuthenticationType.SCRAM_SHA_512), "old", "password");
         alice.getSpec().getAuthentication().setScram(crd(given));
 
@@ -91,14 +93,13 @@ class DesiredUserTest {
 
     @Test
     void aMalformedPreDerivedCredentialIsRefused() {
-        ScramCredential weak = ScramCredential.derive(ScramMechanism.SCRAM_SHA_512, "pw", 1000);
+        ScramCredential weak = ScramCredential.derive(ScramMechanism.SCRAM_SHA_512, "pw", SALT, 1000);
         KafkaUser tooFewIterations = user("alice", AuthenticationType.SCRAM_SHA_512);
         tooFewIterations.getSpec().getAuthentication().setScram(crd(weak));
         KafkaUser wrongLength = user("alice", AuthenticationType.SCRAM_SHA_256);
-        wrongLength.getSpec().getAuthentication().setScram(crd(ScramCredential.derive(ScramMechanism.SCRAM_SHA_512,
-                "pw", 4096))); // 64-byte keys are not SHA-256's
+        wrongLength.getSpec().getAuthentication().setScram(crd(ScramCredential.derive(ScramMechanism.SCRAM_SHA_512, "pw", SALT, 4096))); // 64-byte keys are not SHA-256's
         KafkaUser notBase64 = user("alice", AuthenticationType.SCRAM_SHA_512);
-        var scram = crd(ScramCredential.derive(ScramMechanism.SCRAM_SHA_512, "pw", 4096));
+        var scram = crd(ScramCredential.derive(ScramMechanism.SCRAM_SHA_512, "pw", SALT, 4096));
         scram.setStoredKey("not base64!");
         notBase64.getSpec().getAuthentication().setScram(scram);
 

@@ -56,6 +56,7 @@ import org.junit.jupiter.api.io.TempDir;
  * stores the brokers read them with, and prove a SCRAM credential with Apache Kafka's own SCRAM client and server.
  */
 class KafkaUserReconcilerIT {
+    private static final byte[] SALT = "a-salt-for-credentials-in-tests".getBytes(StandardCharsets.UTF_8);
     private static final String NAMESPACE = DevApiServerHarness.NAMESPACE;
     private static final Duration NO_SWEEP_AFTER_THE_FIRST = Duration.ofHours(1);
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -195,7 +196,7 @@ class KafkaUserReconcilerIT {
     void aPreDerivedCredentialPassesThroughVerbatim() {
         world.startOperator(NO_SWEEP_AFTER_THE_FIRST);
         ScramCredential given = ScramCredential.derive(ScramMechanism.SCRAM_SHA_512, "never seen by the operator",
-                8192);
+                SALT, 8192);
         KafkaUser erin = user("erin", AuthenticationType.SCRAM_SHA_512);
         Base64.Encoder b64 = Base64.getEncoder();
         var scram = new io.kaas.adapter.k8s.crd.ScramCredential();
@@ -291,7 +292,7 @@ class KafkaUserReconcilerIT {
         // A KafkaUser deleted while no operator watched: its entry and rules are all that is left of it.
         KafkaPrincipal ghost = KafkaPrincipal.user("ghost");
         credentials.write(Credentials.EMPTY.with(new StoredUser("ghost", Map.of(ScramMechanism.SCRAM_SHA_512,
-                ScramCredential.derive(ScramMechanism.SCRAM_SHA_512, "boo", 4096)), UserQuotas.NONE)));
+                ScramCredential.derive(ScramMechanism.SCRAM_SHA_512, "boo", SALT, 4096)), UserQuotas.NONE)));
         acls.write(List.of(topic(ghost, "*", "orders", io.kaas.domain.security.AclPatternType.LITERAL,
                 io.kaas.domain.security.AclOperation.WRITE, AclPermission.ALLOW)));
         client.resource(withAcl(user("alice", AuthenticationType.TLS), AclResourceType.TOPIC, "orders", null, null,
