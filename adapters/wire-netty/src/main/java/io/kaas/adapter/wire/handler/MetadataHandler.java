@@ -60,7 +60,8 @@ public final class MetadataHandler implements ApiHandler<MetadataRequest> {
         List<MetadataResponseData.MetadataResponseTopic> refused = new ArrayList<>();
         if (request.isAllTopics()) {
             // As Apache: topics the principal may not describe are left out of "all topics", without a trace.
-            described = CompletableFuture.completedFuture(metadata.describe(null).stream()
+            List<MetadataUseCase.TopicMetadata> all = metadata.describe(null);
+            described = CompletableFuture.completedFuture(!access.enabled() ? all : all.stream()
                     .filter(t -> access.topic(context, AclOperation.DESCRIBE, t.name())).toList());
         } else {
             // As Apache: ids only from v12 (then names are ignored, clients send ""), names otherwise.
@@ -79,7 +80,8 @@ public final class MetadataHandler implements ApiHandler<MetadataRequest> {
                 }
             }
             if (ids.isEmpty()) {
-                names = authorizedNames(context, names, data.allowAutoTopicCreation(), refused);
+                boolean autoCreate = data.allowAutoTopicCreation() && metadata.createsTopics();
+                names = authorizedNames(context, names, autoCreate, refused);
                 described = data.allowAutoTopicCreation() ? context.resume(metadata.describeOrCreate(names))
                         : CompletableFuture.completedFuture(metadata.describe(names));
             } else {
@@ -98,8 +100,8 @@ public final class MetadataHandler implements ApiHandler<MetadataRequest> {
 
     /**
      * The named topics to describe (or create), as Apache decides: one the principal may not describe answers
-     * TOPIC_AUTHORIZATION_FAILED whether it exists or not; one that does not exist and would be auto-created
-     * needs CREATE on the cluster or on the topic, else TOPIC_AUTHORIZATION_FAILED. The refusals go to
+     * TOPIC_AUTHORIZATION_FAILED whether it exists or not; one that does not exist and would be auto-created (the
+     * client and the broker allow it) needs CREATE on the cluster or on the topic, else TOPIC_AUTHORIZATION_FAILED. The refusals go to
      * {@code refused}, in Apache's order: refused creations first.
      */
     private List<String> authorizedNames(RequestContext context, List<String> names, boolean autoCreate,

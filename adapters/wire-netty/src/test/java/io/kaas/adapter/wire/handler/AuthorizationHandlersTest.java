@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import io.kaas.adapter.wire.AccessControl;
 import io.kaas.adapter.wire.KafkaApis;
 import io.kaas.adapter.wire.support.HandlerTestBase;
+import io.kaas.adapter.wire.support.InMemoryBroker;
 import io.kaas.adapter.wire.support.TestRecords;
 import io.kaas.adapter.wire.support.TxnDriver;
 import io.kaas.adapter.wire.support.WireChannel;
@@ -61,7 +62,6 @@ import org.apache.kafka.common.message.ListTransactionsRequestData;
 import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.message.MetadataResponseData;
 import org.apache.kafka.common.message.OffsetCommitRequestData;
-import org.apache.kafka.common.message.OffsetFetchRequestData;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.TxnOffsetCommitRequestData;
 import org.apache.kafka.common.protocol.Errors;
@@ -272,6 +272,20 @@ class AuthorizationHandlersTest extends HandlerTestBase {
                         tuple("fresh", Errors.TOPIC_AUTHORIZATION_FAILED.code()));
         assertThat(broker.topics().byName("fresh")).isEmpty();
         assertThat(broker.topics().byName("granted")).isPresent();
+    }
+
+    @Test
+    void withoutBrokerAutoCreationAnUnknownDescribableTopicIsUnknownNotRefused() {
+        InMemoryBroker noAutoCreate = new InMemoryBroker(false);
+        grant(AclResourceType.TOPIC, "fresh", AclOperation.DESCRIBE);
+        try (WireChannel channel = new WireChannel(KafkaApis.registry(noAutoCreate.useCases(), new AccessControl(
+                new AclAuthorizer(Set.of(), () -> rules), null)))) {
+            MetadataResponseData data = channel.<MetadataResponse>roundTrip(new MetadataRequest.Builder(
+                    List.of("fresh"), true).build((short) 11)).data();
+
+            assertThat(data.topics()).extracting(t -> t.errorCode())
+                    .containsExactly(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+        }
     }
 
     @Test
