@@ -10,10 +10,9 @@ import io.kaas.domain.group.GroupDescription;
 import io.kaas.domain.security.AclOperation;
 import io.kaas.domain.security.AclResourceType;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import org.apache.kafka.common.message.DescribeGroupsResponseData;
@@ -44,14 +43,17 @@ public final class DescribeGroupsHandler implements ApiHandler<DescribeGroupsReq
             (access.group(context, AclOperation.DESCRIBE, groupId) ? allowed : refused).add(groupId);
         }
         return context.resume(groups.describeGroups(allowed)).thenApply(described -> {
-            Map<String, GroupDescription> byId = new HashMap<>();
-            described.forEach(d -> byId.put(d.groupId(), d));
+            // one description per allowed group, in order: the refused ones go back in between, where asked for
+            Iterator<GroupDescription> next = described.iterator();
             DescribeGroupsResponseData data = new DescribeGroupsResponseData();
             for (String groupId : request.data().groups()) {
-                data.groups().add(refused.contains(groupId)
-                        ? DescribeGroupsResponse.groupError(groupId, Errors.GROUP_AUTHORIZATION_FAILED)
-                        : toWire(byId.get(groupId), access.operations(context, withOperations, AclResourceType.GROUP,
-                                groupId)));
+                if (refused.contains(groupId)) {
+                    data.groups().add(DescribeGroupsResponse.groupError(groupId, Errors.GROUP_AUTHORIZATION_FAILED));
+                } else {
+                    GroupDescription d = next.next();
+                    data.groups().add(toWire(d, access.operations(context, withOperations, AclResourceType.GROUP,
+                            d.groupId())));
+                }
             }
             return new DescribeGroupsResponse(data);
         });

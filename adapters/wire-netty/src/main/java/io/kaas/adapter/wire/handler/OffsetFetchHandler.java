@@ -58,7 +58,7 @@ public final class OffsetFetchHandler implements ApiHandler<OffsetFetchRequest> 
         }
         List<TopicPartition> requested = partitions(group);
         List<GroupCoordinator.PartitionOffset> refused = new ArrayList<>();
-        if (requested != null) {
+        if (requested != null && access.enabled()) {
             Set<String> denied = access.deniedTopics(context, AclOperation.DESCRIBE,
                     requested.stream().map(TopicPartition::topic).toList());
             requested.stream().filter(tp -> denied.contains(tp.topic())).forEach(tp -> refused.add(
