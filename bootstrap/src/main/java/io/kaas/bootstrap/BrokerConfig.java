@@ -6,6 +6,7 @@ import io.kaas.application.cluster.BrokerSettings;
 import io.kaas.application.log.LogConfig;
 import io.kaas.application.txn.TransactionSettings;
 import io.kaas.domain.group.GroupConfig;
+import io.kaas.domain.security.KafkaPrincipal;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,6 +65,10 @@ import java.util.function.Function;
  *                          marker reconcile), {@code KAAS_TRANSACTIONAL_ID_EXPIRATION_MS} (604800000),
  *                          {@code KAAS_TRANSACTION_EXPIRY_INTERVAL_MS} (3600000),
  *                          {@code KAAS_TRANSACTION_PARTITION_VERIFICATION} (true)
+ * @param authorization     {@code KAAS_AUTHORIZATION_TYPE} (unset: everything allowed; {@code simple}: the ACLs of
+ *                          {@code __cluster/acls.json}), {@code KAAS_SUPER_USERS} (principals allowed everything,
+ *                          {@code User:a;User:b} as Apache's {@code super.users}, or comma-separated) and
+ *                          {@code KAAS_SECURITY_RELOAD_INTERVAL_MS} (2000: how often the security files are re-read)
  * @param testHooks         {@code KAAS_TEST_HOOKS} (false): lets tests wedge the broker on purpose, through
  *                          {@code POST /debug/wedge?ms=N} on the health port; never set it in production
  */
@@ -75,7 +80,7 @@ public record BrokerConfig(String bindHost, int port, int healthPort, String adv
                            long fsyncMaxLatencyMs, long retentionCheckIntervalMs, int producerIdExpirationMs,
                            int producerIdExpirationCheckIntervalMs, int maxPartitionsPerTopic,
                            GroupConfig groups, TransactionSettings transactions, Optional<ClusterSettings> cluster,
-                           boolean testHooks, Set<String> explicitlySet) {
+                           AuthorizationSettings authorization, boolean testHooks, Set<String> explicitlySet) {
 
     public BrokerConfig {
         explicitlySet = Set.copyOf(explicitlySet);
@@ -153,6 +158,7 @@ public record BrokerConfig(String bindHost, int port, int healthPort, String adv
                         r.bool("KAAS_TRANSACTION_PARTITION_VERIFICATION",
                                 TransactionSettings.DEFAULTS.partitionVerification())),
                 cluster,
+                authorization(r),
                 r.bool("KAAS_TEST_HOOKS", false),
                 r.setVariables());
         if (cluster.isPresent() && (config.port() == 0 || cluster.get().heartbeatPort() == 0)) {
@@ -205,6 +211,21 @@ public record BrokerConfig(String bindHost, int port, int healthPort, String adv
         return Optional.of(new ArgoCdAnnotations(application,
                 r.stringOrEmpty("KAAS_ARGOCD_COMPARE_OPTIONS", ArgoCdAnnotations.DEFAULT_COMPARE_OPTIONS),
                 r.stringOrEmpty("KAAS_ARGOCD_SYNC_OPTIONS", ArgoCdAnnotations.DEFAULT_SYNC_OPTIONS)));
+    }
+
+    private static AuthorizationSettings authorization(Reader r) {
+        boolean simple = r.parse("KAAS_AUTHORIZATION_TYPE", false, "simple (or unset for none)", v -> {
+            if (!v.equalsIgnoreCase("simple")) {
+                throw new IllegalArgumentException(v);
+            }
+            return true;
+        });
+        Set<KafkaPrincipal> superUsers = r.parse("KAAS_SUPER_USERS", Set.of(),
+                "principals as Type:name, separated by ';' (Apache's super.users) or ','",
+                AuthorizationSettings::parseSuperUsers);
+        return new AuthorizationSettings(simple, superUsers,
+                r.longValue("KAAS_SECURITY_RELOAD_INTERVAL_MS", AuthorizationSettings.DEFAULT_RELOAD_INTERVAL_MS, 1,
+                        Long.MAX_VALUE));
     }
 
     /** Whether the environment set {@code variable} (to something not blank). */

@@ -4,6 +4,7 @@ import io.kaas.adapter.fs.ClusterIdFile;
 import io.kaas.adapter.fs.DataDirectoryLock;
 import io.kaas.adapter.fs.DataLayout;
 import io.kaas.adapter.fs.JacksonCodec;
+import io.kaas.adapter.fs.JsonAclStore;
 import io.kaas.adapter.fs.JsonFiles;
 import io.kaas.adapter.fs.JsonMarkerQueue;
 import io.kaas.adapter.fs.JsonOffsetStore;
@@ -13,11 +14,15 @@ import io.kaas.adapter.fs.JsonTopicStore;
 import io.kaas.adapter.fs.JsonTransactionStateStore;
 import io.kaas.adapter.fs.MemoryFilesystem;
 import io.kaas.adapter.fs.NioFilesystem;
+import io.kaas.adapter.wire.AccessControl;
 import io.kaas.adapter.wire.KafkaApis;
 import io.kaas.adapter.wire.KafkaServer;
 import io.kaas.adapter.wire.UseCases;
 import io.kaas.adapter.wire.WireSettings;
 import io.kaas.adapter.wire.dispatch.ConnectionLimits;
+import io.kaas.application.authorization.AclAdminService;
+import io.kaas.application.authorization.AclAuthorizer;
+import io.kaas.application.authorization.StoredAclWriter;
 import io.kaas.application.cluster.BrokerSettings;
 import io.kaas.application.cluster.MetadataService;
 import io.kaas.application.cluster.PartitionLeadershipService;
@@ -33,6 +38,8 @@ import io.kaas.application.log.MemoryLogEngine;
 import io.kaas.application.log.PartitionLog;
 import io.kaas.application.port.in.ClusterUseCase;
 import io.kaas.application.port.in.TopicAdminUseCase;
+import io.kaas.application.port.out.AclStore;
+import io.kaas.application.port.out.AclWriter;
 import io.kaas.application.port.out.Clock;
 import io.kaas.application.port.out.Filesystem;
 import io.kaas.application.port.out.ProducerIdBlockStore;
@@ -40,6 +47,7 @@ import io.kaas.application.port.out.TopicStore;
 import io.kaas.application.port.out.TransactionVerifier;
 import io.kaas.application.produce.ProduceService;
 import io.kaas.application.producer.ProducerIdService;
+import io.kaas.application.security.ReloadedSnapshot;
 import io.kaas.application.topic.ClusterTopicAdmin;
 import io.kaas.application.topic.ConfigService;
 import io.kaas.application.topic.DeleteRecordsService;
@@ -54,6 +62,8 @@ import io.kaas.bootstrap.cluster.ClusterRuntime;
 import io.kaas.bootstrap.health.HealthReport;
 import io.kaas.bootstrap.health.HealthServer;
 import io.kaas.domain.config.BrokerConfigs;
+import io.kaas.domain.security.AclBinding;
+import io.kaas.domain.security.AclRules;
 import io.kaas.domain.topic.Topic;
 import io.kaas.domain.topic.TopicIds;
 import java.io.IOException;
@@ -211,6 +221,8 @@ public final class KaasBroker implements AutoCloseable {
         KafkaServer server;
         HealthServer health;
         try {
+            AccessControl accessControl = accessControl(config, new JsonAclStore(layout, json), scheduler, io,
+                    stopSequence);
             server = KafkaServer.start(wire, KafkaApis.registry(new UseCases(
                     new ProduceService(topics, clock, scheduler,
                             config.transactions().partitionVerification() ? verifier : null,
@@ -228,7 +240,7 @@ public final class KaasBroker implements AutoCloseable {
                     transactions.coordinator(),
                     transactions.markers(),
                     transactions.producers(),
-                    new PartitionLeadershipService(topics, cluster))), io);
+                    new PartitionLeadershipService(topics, cluster)), accessControl), io);
             health = startHealth(config, topics, server, runtime, codec);
             KafkaServer listening = server;
             runtime.ifPresent(r -> r.start(topics, () -> listening.oldestLoopTickAgeMs() < HealthReport.WEDGED_AFTER_MS,
@@ -245,6 +257,27 @@ public final class KaasBroker implements AutoCloseable {
         }
         boundPort.set(server.port());
         return new KaasBroker(config, io, stopSequence, server, health, runtime, lock);
+    }
+
+    /**
+     * The authorizer {@code KAAS_AUTHORIZATION_TYPE} asks for. With {@code simple}, {@code acls.json} is read now
+     * (a broker does not start on ACLs it cannot read) and then re-read off the event loops; standalone, the ACL
+     * APIs write it; in a cluster the operator does, from KafkaUser resources, and the APIs only describe.
+     */
+    private static AccessControl accessControl(BrokerConfig config, AclStore store, ExecutorScheduler scheduler,
+                                               IoExecutor io, List<Runnable> stopSequence) {
+        AuthorizationSettings settings = config.authorization();
+        if (!settings.simple()) {
+            return AccessControl.DISABLED;
+        }
+        ReloadedSnapshot<List<AclBinding>, AclRules> acls = ReloadedSnapshot.start(DataLayout.CLUSTER_DIR + "/acls.json",
+                store::read, AclRules::of, scheduler, io, settings.reloadIntervalMs());
+        stopSequence.add(0, acls::close); // before the scheduler and the I/O executor it runs on
+        Optional<AclWriter> writer = config.cluster().isPresent() ? Optional.empty()
+                : Optional.of(new StoredAclWriter(store));
+        return new AccessControl(new AclAuthorizer(settings.superUsers(), acls),
+                new AclAdminService(acls, writer, acls::reload, "In a cluster ACLs are KafkaUser resources "
+                        + "(spec.authorization.acls): the operator writes them to acls.json, which every broker reloads"));
     }
 
     /**

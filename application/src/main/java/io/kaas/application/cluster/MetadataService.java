@@ -64,6 +64,11 @@ public final class MetadataService implements MetadataUseCase {
                 : CompletableFuture.completedFuture(describe(names, false));
     }
 
+    @Override
+    public boolean createsTopics() {
+        return settings.autoCreateTopics();
+    }
+
     private List<TopicMetadata> describe(List<String> names, boolean create) {
         List<TopicMetadata> out = new ArrayList<>(names.size());
         for (String name : names) {

@@ -3,6 +3,7 @@ package io.kaas.helm;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import org.junit.jupiter.api.Test;
@@ -59,6 +60,22 @@ class BrokerEnvironmentTest {
 
         assertThat(tuned.value("KAAS_LEASE_DURATION_SECONDS")).isEqualTo("15");
         assertThat(tuned.value("KAAS_HEARTBEAT_TIMEOUT_MS")).isEqualTo("5000");
+    }
+
+    @Test
+    void authorizationIsOffByDefaultAndValuesTurnItOnWithSuperUsers() {
+        assertThat(BROKER.getEnv()).extracting(EnvVar::getName)
+                .doesNotContain("KAAS_AUTHORIZATION_TYPE", "KAAS_SUPER_USERS");
+
+        Env secured = Env.of(BrokerPodTest.broker(Chart.withDefaults()
+                .set("authorization.type", "simple")
+                .set("authorization.superUsers[0]", "User:admin")
+                .set("authorization.superUsers[1]", "User:operator")
+                .render().get(StatefulSet.class, "kaas")));
+
+        assertThat(secured.value("KAAS_AUTHORIZATION_TYPE")).isEqualTo("simple");
+        assertThat(secured.value("KAAS_SUPER_USERS")).as("Apache's super.users separator")
+                .isEqualTo("User:admin;User:operator");
     }
 
     @Test

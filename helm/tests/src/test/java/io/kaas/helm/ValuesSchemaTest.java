@@ -17,6 +17,14 @@ class ValuesSchemaTest {
     }
 
     @Test
+    void anUnknownAuthorizationTypeAndAPrincipalWithoutATypeAreRefused() {
+        assertThatThrownBy(() -> Chart.withDefaults().set("authorization.type", "opa").renderYaml())
+                .hasMessageContaining("authorization");
+        assertThatThrownBy(() -> Chart.withDefaults().set("authorization.superUsers[0]", "admin").renderYaml())
+                .hasMessageContaining("/authorization/superUsers/0");
+    }
+
+    @Test
     void aMisspelledKeyIsRefusedRatherThanIgnored() {
         assertThatThrownBy(() -> Chart.withDefaults().set("broker.replicas", 3).renderYaml())
                 .hasMessageContaining("schema")

@@ -5,11 +5,14 @@ import io.kaas.adapter.wire.handler.AddOffsetsToTxnHandler;
 import io.kaas.adapter.wire.handler.AddPartitionsToTxnHandler;
 import io.kaas.adapter.wire.handler.AlterConfigsHandler;
 import io.kaas.adapter.wire.handler.AlterPartitionReassignmentsHandler;
+import io.kaas.adapter.wire.handler.CreateAclsHandler;
 import io.kaas.adapter.wire.handler.CreatePartitionsHandler;
 import io.kaas.adapter.wire.handler.CreateTopicsHandler;
+import io.kaas.adapter.wire.handler.DeleteAclsHandler;
 import io.kaas.adapter.wire.handler.DeleteGroupsHandler;
 import io.kaas.adapter.wire.handler.DeleteRecordsHandler;
 import io.kaas.adapter.wire.handler.DeleteTopicsHandler;
+import io.kaas.adapter.wire.handler.DescribeAclsHandler;
 import io.kaas.adapter.wire.handler.DescribeClusterHandler;
 import io.kaas.adapter.wire.handler.DescribeConfigsHandler;
 import io.kaas.adapter.wire.handler.DescribeGroupsHandler;
@@ -37,6 +40,7 @@ import io.kaas.adapter.wire.handler.ProduceHandler;
 import io.kaas.adapter.wire.handler.SyncGroupHandler;
 import io.kaas.adapter.wire.handler.TxnOffsetCommitHandler;
 import io.kaas.adapter.wire.handler.WriteTxnMarkersHandler;
+import io.kaas.adapter.wire.mapping.Access;
 import org.apache.kafka.common.protocol.ApiKeys;
 
 /**
@@ -47,50 +51,64 @@ import org.apache.kafka.common.protocol.ApiKeys;
  * ZooKeeper in Apache; v9 adds KIP-848 fields) the handler says what it does. The transaction APIs
  * serve Apache's full ranges too, AddPartitionsToTxn v4 (the broker-to-broker verification form)
  * and WriteTxnMarkers (the coordinator-to-leader API) included, with Apache's receiver semantics.
+ * Every handler checks what Apache's KafkaApis checks with the {@link AccessControl}'s authorizer.
  * {@code docs/api-matrix.md} is generated from this table.
  */
 public final class KafkaApis {
     private KafkaApis() {
     }
 
+    /** The served surface without an authorizer: everything allowed, the ACL APIs answer SECURITY_DISABLED. */
     public static ApiRegistry registry(UseCases uc) {
+        return registry(uc, AccessControl.DISABLED);
+    }
+
+    public static ApiRegistry registry(UseCases uc, AccessControl accessControl) {
+        Access access = new Access(accessControl.authorizer());
         return ApiRegistry.builder()
-                .serve(ApiKeys.PRODUCE, 3, 10, new ProduceHandler(uc.produce()))
-                .serve(ApiKeys.FETCH, 4, 16, new FetchHandler(uc.fetch(), uc.topics()))
-                .serve(ApiKeys.LIST_OFFSETS, 1, 8, new ListOffsetsHandler(uc.listOffsets()))
-                .serve(ApiKeys.METADATA, 0, 12, new MetadataHandler(uc.metadata(), uc.topics(), uc.cluster()))
-                .serve(ApiKeys.OFFSET_COMMIT, 0, 9, new OffsetCommitHandler(uc.groups()))
-                .serve(ApiKeys.OFFSET_FETCH, 0, 9, new OffsetFetchHandler(uc.groups()))
-                .serve(ApiKeys.FIND_COORDINATOR, 0, 4, new FindCoordinatorHandler(uc.cluster()))
-                .serveBlocking(ApiKeys.CREATE_TOPICS, 0, 7, new CreateTopicsHandler(uc.topics(), uc.configs()))
-                .serveBlocking(ApiKeys.DELETE_TOPICS, 0, 6, new DeleteTopicsHandler(uc.topics()))
-                .serve(ApiKeys.DELETE_RECORDS, 0, 2, new DeleteRecordsHandler(uc.deleteRecords()))
-                .serve(ApiKeys.INIT_PRODUCER_ID, 0, 4, new InitProducerIdHandler(uc.producerIds(), uc.transactions()))
-                .serve(ApiKeys.ADD_PARTITIONS_TO_TXN, 0, 4, new AddPartitionsToTxnHandler(uc.transactions()))
-                .serve(ApiKeys.ADD_OFFSETS_TO_TXN, 0, 3, new AddOffsetsToTxnHandler(uc.transactions()))
-                .serve(ApiKeys.END_TXN, 0, 3, new EndTxnHandler(uc.transactions()))
-                .serve(ApiKeys.WRITE_TXN_MARKERS, 0, 1, new WriteTxnMarkersHandler(uc.txnMarkers()))
-                .serve(ApiKeys.TXN_OFFSET_COMMIT, 0, 3, new TxnOffsetCommitHandler(uc.groups()))
-                .serve(ApiKeys.DESCRIBE_CONFIGS, 0, 4, new DescribeConfigsHandler(uc.configs()))
-                .serveBlocking(ApiKeys.ALTER_CONFIGS, 0, 2, new AlterConfigsHandler(uc.configs()))
-                .serve(ApiKeys.DESCRIBE_LOG_DIRS, 0, 4, new DescribeLogDirsHandler(uc.logDirs()))
-                .serveBlocking(ApiKeys.CREATE_PARTITIONS, 0, 3, new CreatePartitionsHandler(uc.topics()))
-                .serveBlocking(ApiKeys.INCREMENTAL_ALTER_CONFIGS, 0, 1, new IncrementalAlterConfigsHandler(uc.configs()))
-                .serve(ApiKeys.JOIN_GROUP, 0, 9, new JoinGroupHandler(uc.groups()))
-                .serve(ApiKeys.HEARTBEAT, 0, 4, new HeartbeatHandler(uc.groups()))
-                .serve(ApiKeys.LEAVE_GROUP, 0, 5, new LeaveGroupHandler(uc.groups()))
-                .serve(ApiKeys.SYNC_GROUP, 0, 5, new SyncGroupHandler(uc.groups()))
-                .serve(ApiKeys.DESCRIBE_GROUPS, 0, 5, new DescribeGroupsHandler(uc.groups()))
-                .serve(ApiKeys.LIST_GROUPS, 0, 4, new ListGroupsHandler(uc.groups()))
-                .serve(ApiKeys.DELETE_GROUPS, 0, 2, new DeleteGroupsHandler(uc.groups()))
-                .serve(ApiKeys.OFFSET_DELETE, 0, 0, new OffsetDeleteHandler(uc.groups()))
-                .serve(ApiKeys.DESCRIBE_CLUSTER, 0, 1, new DescribeClusterHandler(uc.cluster()))
-                .serve(ApiKeys.ELECT_LEADERS, 0, 2, new ElectLeadersHandler(uc.leadership()))
-                .serve(ApiKeys.ALTER_PARTITION_REASSIGNMENTS, 0, 0, new AlterPartitionReassignmentsHandler(uc.leadership()))
-                .serve(ApiKeys.LIST_PARTITION_REASSIGNMENTS, 0, 0, new ListPartitionReassignmentsHandler(uc.leadership()))
-                .serve(ApiKeys.DESCRIBE_PRODUCERS, 0, 0, new DescribeProducersHandler(uc.producerStates()))
-                .serve(ApiKeys.DESCRIBE_TRANSACTIONS, 0, 0, new DescribeTransactionsHandler(uc.transactions()))
-                .serve(ApiKeys.LIST_TRANSACTIONS, 0, 0, new ListTransactionsHandler(uc.transactions()))
+                .serve(ApiKeys.PRODUCE, 3, 10, new ProduceHandler(uc.produce(), access))
+                .serve(ApiKeys.FETCH, 4, 16, new FetchHandler(uc.fetch(), uc.topics(), access))
+                .serve(ApiKeys.LIST_OFFSETS, 1, 8, new ListOffsetsHandler(uc.listOffsets(), access))
+                .serve(ApiKeys.METADATA, 0, 12, new MetadataHandler(uc.metadata(), uc.topics(), uc.cluster(), access))
+                .serve(ApiKeys.OFFSET_COMMIT, 0, 9, new OffsetCommitHandler(uc.groups(), access))
+                .serve(ApiKeys.OFFSET_FETCH, 0, 9, new OffsetFetchHandler(uc.groups(), access))
+                .serve(ApiKeys.FIND_COORDINATOR, 0, 4, new FindCoordinatorHandler(uc.cluster(), access))
+                .serveBlocking(ApiKeys.CREATE_TOPICS, 0, 7, new CreateTopicsHandler(uc.topics(), uc.configs(), access))
+                .serveBlocking(ApiKeys.DELETE_TOPICS, 0, 6, new DeleteTopicsHandler(uc.topics(), access))
+                .serve(ApiKeys.DELETE_RECORDS, 0, 2, new DeleteRecordsHandler(uc.deleteRecords(), access))
+                .serve(ApiKeys.INIT_PRODUCER_ID, 0, 4,
+                        new InitProducerIdHandler(uc.producerIds(), uc.transactions(), access))
+                .serve(ApiKeys.ADD_PARTITIONS_TO_TXN, 0, 4, new AddPartitionsToTxnHandler(uc.transactions(), access))
+                .serve(ApiKeys.ADD_OFFSETS_TO_TXN, 0, 3, new AddOffsetsToTxnHandler(uc.transactions(), access))
+                .serve(ApiKeys.END_TXN, 0, 3, new EndTxnHandler(uc.transactions(), access))
+                .serve(ApiKeys.WRITE_TXN_MARKERS, 0, 1, new WriteTxnMarkersHandler(uc.txnMarkers(), access))
+                .serve(ApiKeys.TXN_OFFSET_COMMIT, 0, 3, new TxnOffsetCommitHandler(uc.groups(), access))
+                .serve(ApiKeys.DESCRIBE_ACLS, 0, 3, new DescribeAclsHandler(accessControl.acls(), access))
+                .serveBlocking(ApiKeys.CREATE_ACLS, 0, 3, new CreateAclsHandler(accessControl.acls(), access))
+                .serveBlocking(ApiKeys.DELETE_ACLS, 0, 3, new DeleteAclsHandler(accessControl.acls(), access))
+                .serve(ApiKeys.DESCRIBE_CONFIGS, 0, 4, new DescribeConfigsHandler(uc.configs(), access))
+                .serveBlocking(ApiKeys.ALTER_CONFIGS, 0, 2, new AlterConfigsHandler(uc.configs(), access))
+                .serve(ApiKeys.DESCRIBE_LOG_DIRS, 0, 4, new DescribeLogDirsHandler(uc.logDirs(), access))
+                .serveBlocking(ApiKeys.CREATE_PARTITIONS, 0, 3, new CreatePartitionsHandler(uc.topics(), access))
+                .serveBlocking(ApiKeys.INCREMENTAL_ALTER_CONFIGS, 0, 1,
+                        new IncrementalAlterConfigsHandler(uc.configs(), access))
+                .serve(ApiKeys.JOIN_GROUP, 0, 9, new JoinGroupHandler(uc.groups(), access))
+                .serve(ApiKeys.HEARTBEAT, 0, 4, new HeartbeatHandler(uc.groups(), access))
+                .serve(ApiKeys.LEAVE_GROUP, 0, 5, new LeaveGroupHandler(uc.groups(), access))
+                .serve(ApiKeys.SYNC_GROUP, 0, 5, new SyncGroupHandler(uc.groups(), access))
+                .serve(ApiKeys.DESCRIBE_GROUPS, 0, 5, new DescribeGroupsHandler(uc.groups(), access))
+                .serve(ApiKeys.LIST_GROUPS, 0, 4, new ListGroupsHandler(uc.groups(), access))
+                .serve(ApiKeys.DELETE_GROUPS, 0, 2, new DeleteGroupsHandler(uc.groups(), access))
+                .serve(ApiKeys.OFFSET_DELETE, 0, 0, new OffsetDeleteHandler(uc.groups(), access))
+                .serve(ApiKeys.DESCRIBE_CLUSTER, 0, 1, new DescribeClusterHandler(uc.cluster(), access))
+                .serve(ApiKeys.ELECT_LEADERS, 0, 2, new ElectLeadersHandler(uc.leadership(), access))
+                .serve(ApiKeys.ALTER_PARTITION_REASSIGNMENTS, 0, 0,
+                        new AlterPartitionReassignmentsHandler(uc.leadership(), access))
+                .serve(ApiKeys.LIST_PARTITION_REASSIGNMENTS, 0, 0,
+                        new ListPartitionReassignmentsHandler(uc.leadership(), access))
+                .serve(ApiKeys.DESCRIBE_PRODUCERS, 0, 0, new DescribeProducersHandler(uc.producerStates(), access))
+                .serve(ApiKeys.DESCRIBE_TRANSACTIONS, 0, 0, new DescribeTransactionsHandler(uc.transactions(), access))
+                .serve(ApiKeys.LIST_TRANSACTIONS, 0, 0, new ListTransactionsHandler(uc.transactions(), access))
                 .build();
     }
 }

@@ -56,6 +56,9 @@ class KafkaApisTest {
         expected.put(ApiKeys.END_TXN, "0-3");
         expected.put(ApiKeys.WRITE_TXN_MARKERS, "0-1");
         expected.put(ApiKeys.TXN_OFFSET_COMMIT, "0-3");
+        expected.put(ApiKeys.DESCRIBE_ACLS, "0-3");
+        expected.put(ApiKeys.CREATE_ACLS, "0-3");
+        expected.put(ApiKeys.DELETE_ACLS, "0-3");
         expected.put(ApiKeys.DESCRIBE_CONFIGS, "0-4");
         expected.put(ApiKeys.ALTER_CONFIGS, "0-2");
         expected.put(ApiKeys.DESCRIBE_LOG_DIRS, "0-4");

@@ -22,6 +22,9 @@ public interface MetadataUseCase {
      */
     CompletionStage<List<TopicMetadata>> describeOrCreate(List<String> names);
 
+    /** Whether {@link #describeOrCreate} creates unknown topics (the broker's {@code auto.create.topics.enable}). */
+    boolean createsTopics();
+
     record TopicMetadata(String name, UUID id, KafkaError error, List<PartitionMetadata> partitions) {
         public static TopicMetadata failed(String name, KafkaError error) {
             return new TopicMetadata(name, null, error, List.of());

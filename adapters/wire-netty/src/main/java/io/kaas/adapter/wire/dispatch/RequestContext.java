@@ -35,6 +35,14 @@ public record RequestContext(RequestHeader header, SocketAddress clientAddress, 
         return header.clientId();
     }
 
+    /** The client's IP address as text ({@code 127.0.0.1}): what an ACL's host names, as in Apache. */
+    public String clientIp() {
+        if (clientAddress instanceof InetSocketAddress inet && inet.getAddress() != null) {
+            return inet.getAddress().getHostAddress();
+        }
+        return String.valueOf(clientAddress);
+    }
+
     /** The client's address as Apache's DescribeGroups shows it ({@code InetAddress.toString()}: "/127.0.0.1"). */
     public String clientHost() {
         if (clientAddress instanceof InetSocketAddress inet && inet.getAddress() != null) {

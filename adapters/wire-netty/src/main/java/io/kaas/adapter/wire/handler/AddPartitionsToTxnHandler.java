@@ -2,9 +2,11 @@ package io.kaas.adapter.wire.handler;
 
 import io.kaas.adapter.wire.dispatch.ApiHandler;
 import io.kaas.adapter.wire.dispatch.RequestContext;
+import io.kaas.adapter.wire.mapping.Access;
 import io.kaas.adapter.wire.mapping.ErrorMapping;
 import io.kaas.application.port.in.TransactionCoordinator;
 import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.security.AclOperation;
 import io.kaas.domain.topic.TopicPartition;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -27,6 +29,7 @@ import org.apache.kafka.common.requests.AddPartitionsToTxnResponse;
  * coordinator before appending a transactional batch. kaas brokers verify through the
  * {@code TransactionVerifier} port instead, but v4 is served with Apache's semantics so any v4
  * sender gets Apache's answers. PRODUCER_FENCED became a code in v2; v0-1 get INVALID_PRODUCER_EPOCH.
+ * Authorization as Apache: v0-3 need WRITE on the transactional id and on each topic, v4 CLUSTER_ACTION.
  */
 public final class AddPartitionsToTxnHandler implements ApiHandler<AddPartitionsToTxnRequest> {
     /** v2 introduced PRODUCER_FENCED; v4 the batched broker form. */
@@ -34,14 +37,20 @@ public final class AddPartitionsToTxnHandler implements ApiHandler<AddPartitions
     private static final short FIRST_BATCHED_VERSION = 4;
 
     private final TransactionCoordinator transactions;
+    private final Access access;
 
-    public AddPartitionsToTxnHandler(TransactionCoordinator transactions) {
+    public AddPartitionsToTxnHandler(TransactionCoordinator transactions, Access access) {
         this.transactions = transactions;
+        this.access = access;
     }
 
     @Override
     public CompletionStage<AddPartitionsToTxnResponse> handle(RequestContext context, AddPartitionsToTxnRequest request) {
         short version = request.version();
+        if (version >= FIRST_BATCHED_VERSION && !access.cluster(context, AclOperation.CLUSTER_ACTION)) {
+            return CompletableFuture.completedFuture(
+                    request.getErrorResponse(0, Errors.CLUSTER_AUTHORIZATION_FAILED.exception()));
+        }
         AddPartitionsToTxnRequest normalized = version < FIRST_BATCHED_VERSION ? request.normalizeRequest() : request;
         Map<String, List<org.apache.kafka.common.TopicPartition>> byTransaction = normalized.partitionsByTransaction();
         List<CompletableFuture<AddPartitionsToTxnResponseData.AddPartitionsToTxnResult>> results = new ArrayList<>();
@@ -51,6 +60,12 @@ public final class AddPartitionsToTxnHandler implements ApiHandler<AddPartitions
             }
             Set<TopicPartition> partitions = new LinkedHashSet<>();
             byTransaction.get(txn.transactionalId()).forEach(tp -> partitions.add(new TopicPartition(tp.topic(), tp.partition())));
+            Map<TopicPartition, KafkaError> refused = version < FIRST_BATCHED_VERSION
+                    ? refusals(context, txn.transactionalId(), partitions) : Map.of();
+            if (!refused.isEmpty()) {
+                results.add(CompletableFuture.completedFuture(result(txn.transactionalId(), refused, version)));
+                continue;
+            }
             CompletionStage<Map<TopicPartition, KafkaError>> answer = version >= FIRST_BATCHED_VERSION && txn.verifyOnly()
                     ? transactions.verifyPartitions(txn.transactionalId(), txn.producerId(), txn.producerEpoch(), partitions)
                     : transactions.addPartitions(txn.transactionalId(), txn.producerId(), txn.producerEpoch(), partitions);
@@ -65,6 +80,27 @@ public final class AddPartitionsToTxnHandler implements ApiHandler<AddPartitions
             }
             return new AddPartitionsToTxnResponse(data);
         });
+    }
+
+    /**
+     * A client's transaction refused, as Apache: without WRITE on the transactional id every partition answers
+     * TRANSACTIONAL_ID_AUTHORIZATION_FAILED; without WRITE on a topic its partitions answer
+     * TOPIC_AUTHORIZATION_FAILED and the others OPERATION_NOT_ATTEMPTED. Empty when nothing is refused.
+     */
+    private Map<TopicPartition, KafkaError> refusals(RequestContext context, String transactionalId,
+                                                     Set<TopicPartition> partitions) {
+        Map<TopicPartition, KafkaError> refused = new LinkedHashMap<>();
+        if (!access.transactionalId(context, AclOperation.WRITE, transactionalId)) {
+            partitions.forEach(tp -> refused.put(tp, KafkaError.TRANSACTIONAL_ID_AUTHORIZATION_FAILED));
+            return refused;
+        }
+        Set<String> denied = access.deniedTopics(context, AclOperation.WRITE,
+                partitions.stream().map(TopicPartition::topic).toList());
+        if (!denied.isEmpty()) {
+            partitions.forEach(tp -> refused.put(tp, denied.contains(tp.topic()) ? KafkaError.TOPIC_AUTHORIZATION_FAILED
+                    : KafkaError.OPERATION_NOT_ATTEMPTED));
+        }
+        return refused;
     }
 
     private static AddPartitionsToTxnResponseData.AddPartitionsToTxnResult result(String transactionalId,

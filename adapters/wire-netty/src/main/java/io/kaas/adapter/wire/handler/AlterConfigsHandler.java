@@ -2,8 +2,10 @@ package io.kaas.adapter.wire.handler;
 
 import io.kaas.adapter.wire.dispatch.ApiHandler;
 import io.kaas.adapter.wire.dispatch.RequestContext;
+import io.kaas.adapter.wire.mapping.Access;
 import io.kaas.application.port.in.ConfigUseCase;
 import io.kaas.application.port.in.Outcome;
+import io.kaas.domain.security.AclOperation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -19,9 +21,11 @@ import org.apache.kafka.common.requests.AlterConfigsResponse;
  */
 public final class AlterConfigsHandler implements ApiHandler<AlterConfigsRequest> {
     private final ConfigUseCase configs;
+    private final Access access;
 
-    public AlterConfigsHandler(ConfigUseCase configs) {
+    public AlterConfigsHandler(ConfigUseCase configs, Access access) {
         this.configs = configs;
+        this.access = access;
     }
 
     @Override
@@ -31,6 +35,7 @@ public final class AlterConfigsHandler implements ApiHandler<AlterConfigsRequest
         List<Outcome> outcomes = ConfigResources.alterEach(resources,
                 AlterConfigsRequestData.AlterConfigsResource::resourceType,
                 AlterConfigsRequestData.AlterConfigsResource::resourceName,
+                target -> ConfigResources.refusal(access, context, target, AclOperation.ALTER_CONFIGS),
                 (resource, target) -> configs.alterAll(target, settings(resource), data.validateOnly()));
         AlterConfigsResponseData response = new AlterConfigsResponseData();
         for (int i = 0; i < resources.size(); i++) {

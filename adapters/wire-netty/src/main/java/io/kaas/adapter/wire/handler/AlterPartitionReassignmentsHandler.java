@@ -2,8 +2,10 @@ package io.kaas.adapter.wire.handler;
 
 import io.kaas.adapter.wire.dispatch.ApiHandler;
 import io.kaas.adapter.wire.dispatch.RequestContext;
+import io.kaas.adapter.wire.mapping.Access;
 import io.kaas.application.port.in.Outcome;
 import io.kaas.application.port.in.PartitionLeadershipUseCase;
+import io.kaas.domain.security.AclOperation;
 import io.kaas.domain.topic.TopicPartition;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,14 +21,19 @@ import org.apache.kafka.common.requests.AlterPartitionReassignmentsResponse;
 /** AlterPartitionReassignments (key 45): moves partitions' replica sets, or cancels a move (null replicas). */
 public final class AlterPartitionReassignmentsHandler implements ApiHandler<AlterPartitionReassignmentsRequest> {
     private final PartitionLeadershipUseCase leadership;
+    private final Access access;
 
-    public AlterPartitionReassignmentsHandler(PartitionLeadershipUseCase leadership) {
+    public AlterPartitionReassignmentsHandler(PartitionLeadershipUseCase leadership, Access access) {
         this.leadership = leadership;
+        this.access = access;
     }
 
     @Override
     public CompletionStage<AlterPartitionReassignmentsResponse> handle(RequestContext context,
                                                                        AlterPartitionReassignmentsRequest request) {
+        if (!access.cluster(context, AclOperation.ALTER)) {
+            return Refused.with(request, Errors.CLUSTER_AUTHORIZATION_FAILED);
+        }
         Map<TopicPartition, List<Integer>> targets = new LinkedHashMap<>();
         for (AlterPartitionReassignmentsRequestData.ReassignableTopic topic : request.data().topics()) {
             for (AlterPartitionReassignmentsRequestData.ReassignablePartition p : topic.partitions()) {

@@ -1,10 +1,13 @@
 package io.kaas.adapter.wire.handler;
 
+import io.kaas.adapter.wire.dispatch.RequestContext;
+import io.kaas.adapter.wire.mapping.Access;
 import io.kaas.adapter.wire.mapping.ConfigMapping;
 import io.kaas.application.port.in.ConfigUseCase;
 import io.kaas.application.port.in.Outcome;
 import io.kaas.domain.config.ConfigResourceType;
 import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.security.AclOperation;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -17,7 +20,7 @@ import java.util.function.Function;
 /**
  * What AlterConfigs and IncrementalAlterConfigs share: both alter resource by resource and refuse,
  * as Apache does, a resource named twice (INVALID_REQUEST, "Each resource must appear at most
- * once.") and one of an unknown type, before the use case sees either.
+ * once.") and one of an unknown type, then one the principal may not alter, before the use case sees any.
  */
 final class ConfigResources {
     static final String DUPLICATE = "Each resource must appear at most once.";
@@ -30,6 +33,7 @@ final class ConfigResources {
      * of the resource and its target.
      */
     static <R> List<Outcome> alterEach(List<R> resources, Function<R, Byte> type, Function<R, String> name,
+                                       Function<ConfigUseCase.Resource, KafkaError> refusal,
                                        BiFunction<R, ConfigUseCase.Resource, Outcome> alter) {
         Set<Integer> duplicated = duplicated(resources, type, name);
         List<Outcome> outcomes = new ArrayList<>(resources.size());
@@ -40,11 +44,26 @@ final class ConfigResources {
                 outcomes.add(new Outcome(KafkaError.INVALID_REQUEST, DUPLICATE));
             } else if (target.type() == ConfigResourceType.UNKNOWN) {
                 outcomes.add(new Outcome(KafkaError.INVALID_REQUEST, "Unknown resource type " + type.apply(resource)));
+            } else if (refusal.apply(target) != null) {
+                outcomes.add(new Outcome(refusal.apply(target), null));
             } else {
                 outcomes.add(alter.apply(resource, target));
             }
         }
         return outcomes;
+    }
+
+    /**
+     * Why the principal may not do {@code operation} on a resource's configs, null if it may. As Apache: a
+     * topic's configs need it on the topic (else TOPIC_AUTHORIZATION_FAILED), the others' on the cluster (else
+     * CLUSTER_AUTHORIZATION_FAILED).
+     */
+    static KafkaError refusal(Access access, RequestContext context, ConfigUseCase.Resource target,
+                              AclOperation operation) {
+        if (target.type() == ConfigResourceType.TOPIC) {
+            return access.topic(context, operation, target.name()) ? null : KafkaError.TOPIC_AUTHORIZATION_FAILED;
+        }
+        return access.cluster(context, operation) ? null : KafkaError.CLUSTER_AUTHORIZATION_FAILED;
     }
 
     /** The positions (in {@code resources}) of resources whose type and name appear more than once. */

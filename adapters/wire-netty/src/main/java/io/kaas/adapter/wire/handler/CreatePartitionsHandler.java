@@ -2,9 +2,11 @@ package io.kaas.adapter.wire.handler;
 
 import io.kaas.adapter.wire.dispatch.ApiHandler;
 import io.kaas.adapter.wire.dispatch.RequestContext;
+import io.kaas.adapter.wire.mapping.Access;
 import io.kaas.application.port.in.Outcome;
 import io.kaas.application.port.in.TopicAdminUseCase;
 import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.security.AclOperation;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -20,13 +22,16 @@ import org.apache.kafka.common.requests.CreatePartitionsResponse;
 /**
  * CreatePartitions (key 37, KIP-195): grows topics, side by side, each waiting at most the request's
  * timeout to be served. As Apache's controller answers, a topic named twice gets INVALID_REQUEST
- * (listed first), the others their own outcome in request order.
+ * (listed first), the others their own outcome in request order; ALTER on the topic, else
+ * TOPIC_AUTHORIZATION_FAILED.
  */
 public final class CreatePartitionsHandler implements ApiHandler<CreatePartitionsRequest> {
     private final TopicAdminUseCase topics;
+    private final Access access;
 
-    public CreatePartitionsHandler(TopicAdminUseCase topics) {
+    public CreatePartitionsHandler(TopicAdminUseCase topics, Access access) {
         this.topics = topics;
+        this.access = access;
     }
 
     @Override
@@ -46,6 +51,11 @@ public final class CreatePartitionsHandler implements ApiHandler<CreatePartition
         }
         for (CreatePartitionsRequestData.CreatePartitionsTopic topic : data.topics()) {
             if (duplicated.contains(topic.name())) {
+                continue;
+            }
+            if (!access.topic(context, AclOperation.ALTER, topic.name())) {
+                results.add(CompletableFuture.completedFuture(result(topic.name(),
+                        new Outcome(KafkaError.TOPIC_AUTHORIZATION_FAILED, null))));
                 continue;
             }
             results.add(topics.createPartitions(new TopicAdminUseCase.CreatePartitionsCommand(topic.name(),

@@ -2,11 +2,13 @@ package io.kaas.adapter.wire.handler;
 
 import io.kaas.adapter.wire.dispatch.ApiHandler;
 import io.kaas.adapter.wire.dispatch.RequestContext;
+import io.kaas.adapter.wire.mapping.Access;
 import io.kaas.adapter.wire.mapping.ConfigMapping;
 import io.kaas.adapter.wire.mapping.TopicIdMapping;
 import io.kaas.application.port.in.ConfigUseCase;
 import io.kaas.application.port.in.TopicAdminUseCase;
 import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.security.AclOperation;
 import io.kaas.domain.topic.Topic;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -35,10 +37,12 @@ public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest
 
     private final TopicAdminUseCase topics;
     private final ConfigUseCase configs;
+    private final Access access;
 
-    public CreateTopicsHandler(TopicAdminUseCase topics, ConfigUseCase configs) {
+    public CreateTopicsHandler(TopicAdminUseCase topics, ConfigUseCase configs, Access access) {
         this.topics = topics;
         this.configs = configs;
+        this.access = access;
     }
 
     @Override
@@ -47,6 +51,7 @@ public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest
         Set<String> duplicates = duplicates(data);
         Set<String> answered = new HashSet<>();
         List<CompletableFuture<CreateTopicsResponseData.CreatableTopicResult>> results = new ArrayList<>();
+        boolean createAny = access.cluster(context, AclOperation.CREATE);
         for (CreateTopicsRequestData.CreatableTopic topic : data.topics()) {
             if (duplicates.contains(topic.name())) {
                 if (answered.add(topic.name())) {
@@ -56,9 +61,15 @@ public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest
                 }
                 continue;
             }
+            if (!createAny && !access.topic(context, AclOperation.CREATE, topic.name())) {
+                results.add(CompletableFuture.completedFuture(failed(topic.name(), Errors.TOPIC_AUTHORIZATION_FAILED,
+                        "Authorization failed.")));
+                continue;
+            }
+            boolean describable = access.topic(context, AclOperation.DESCRIBE_CONFIGS, topic.name());
             results.add(topics.create(new TopicAdminUseCase.CreateCommand(topic.name(), topic.numPartitions(),
                     topic.replicationFactor(), assignments(topic), configs(topic), data.validateOnly()), data.timeoutMs())
-                    .thenApply(result -> result.error() == KafkaError.NONE ? created(result.topic())
+                    .thenApply(result -> result.error() == KafkaError.NONE ? created(result.topic(), describable)
                             : failed(topic.name(), Errors.forCode(result.error().code()), result.message()))
                     .toCompletableFuture());
         }
@@ -69,16 +80,18 @@ public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest
         });
     }
 
-    private CreateTopicsResponseData.CreatableTopicResult created(Topic topic) {
-        return new CreateTopicsResponseData.CreatableTopicResult()
+    /** A created topic, its configs shown only to a principal that may describe them (as Apache). */
+    private CreateTopicsResponseData.CreatableTopicResult created(Topic topic, boolean describable) {
+        CreateTopicsResponseData.CreatableTopicResult result = new CreateTopicsResponseData.CreatableTopicResult()
                 .setName(topic.name())
                 .setTopicId(TopicIdMapping.toWire(topic.id()))
                 .setErrorCode(Errors.NONE.code())
                 .setErrorMessage(null) // the generated default is "", Apache answers null on success
                 .setNumPartitions(topic.partitionCount())
                 .setReplicationFactor(REPLICATION_FACTOR)
-                .setTopicConfigErrorCode(Errors.NONE.code())
-                .setConfigs(ConfigMapping.createTopicConfigs(configs.topicConfigs(topic.configs())));
+                .setTopicConfigErrorCode(Errors.NONE.code());
+        return describable ? result.setConfigs(ConfigMapping.createTopicConfigs(configs.topicConfigs(topic.configs())))
+                : result.setTopicConfigErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code());
     }
 
     private static CreateTopicsResponseData.CreatableTopicResult failed(String name, Errors error, String message) {

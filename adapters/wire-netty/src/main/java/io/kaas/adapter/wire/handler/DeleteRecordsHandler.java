@@ -2,7 +2,10 @@ package io.kaas.adapter.wire.handler;
 
 import io.kaas.adapter.wire.dispatch.ApiHandler;
 import io.kaas.adapter.wire.dispatch.RequestContext;
+import io.kaas.adapter.wire.mapping.Access;
 import io.kaas.application.port.in.DeleteRecordsUseCase;
+import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.security.AclOperation;
 import io.kaas.domain.topic.TopicPartition;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,24 +15,43 @@ import org.apache.kafka.common.message.DeleteRecordsResponseData;
 import org.apache.kafka.common.requests.DeleteRecordsRequest;
 import org.apache.kafka.common.requests.DeleteRecordsResponse;
 
-/** DeleteRecords (key 21): advances log start offsets; offset -1 means the high watermark. */
+/**
+ * DeleteRecords (key 21): advances log start offsets; offset -1 means the high watermark. DELETE on each topic,
+ * else TOPIC_AUTHORIZATION_FAILED for its partitions, as Apache.
+ */
 public final class DeleteRecordsHandler implements ApiHandler<DeleteRecordsRequest> {
-    private final DeleteRecordsUseCase deleteRecords;
+    /** Apache's low watermark of a partition not acted on. */
+    private static final long NO_LOW_WATERMARK = -1L;
 
-    public DeleteRecordsHandler(DeleteRecordsUseCase deleteRecords) {
+    private final DeleteRecordsUseCase deleteRecords;
+    private final Access access;
+
+    public DeleteRecordsHandler(DeleteRecordsUseCase deleteRecords, Access access) {
         this.deleteRecords = deleteRecords;
+        this.access = access;
     }
 
     @Override
     public CompletionStage<DeleteRecordsResponse> handle(RequestContext context, DeleteRecordsRequest request) {
         List<DeleteRecordsUseCase.Request> requests = new ArrayList<>();
+        List<DeleteRecordsUseCase.Result> refused = new ArrayList<>();
         for (DeleteRecordsRequestData.DeleteRecordsTopic topic : request.data().topics()) {
+            boolean deletable = access.topic(context, AclOperation.DELETE, topic.name());
             for (DeleteRecordsRequestData.DeleteRecordsPartition p : topic.partitions()) {
+                if (!deletable) {
+                    refused.add(new DeleteRecordsUseCase.Result(new TopicPartition(topic.name(), p.partitionIndex()),
+                            KafkaError.TOPIC_AUTHORIZATION_FAILED, NO_LOW_WATERMARK));
+                    continue;
+                }
                 requests.add(new DeleteRecordsUseCase.Request(new TopicPartition(topic.name(), p.partitionIndex()),
                         p.offset()));
             }
         }
-        return context.resume(deleteRecords.deleteRecords(requests)).thenApply(DeleteRecordsHandler::response);
+        return context.resume(deleteRecords.deleteRecords(requests)).thenApply(results -> {
+            List<DeleteRecordsUseCase.Result> all = new ArrayList<>(results);
+            all.addAll(refused);
+            return response(all);
+        });
     }
 
     private static DeleteRecordsResponse response(List<DeleteRecordsUseCase.Result> results) {

@@ -2,9 +2,12 @@ package io.kaas.adapter.wire.handler;
 
 import io.kaas.adapter.wire.dispatch.ApiHandler;
 import io.kaas.adapter.wire.dispatch.RequestContext;
+import io.kaas.adapter.wire.mapping.Access;
 import io.kaas.adapter.wire.mapping.TopicIdMapping;
 import io.kaas.application.port.in.TopicAdminUseCase;
 import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.security.AclOperation;
+import io.kaas.domain.topic.Topic;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -16,12 +19,17 @@ import org.apache.kafka.common.message.DeleteTopicsResponseData;
 import org.apache.kafka.common.requests.DeleteTopicsRequest;
 import org.apache.kafka.common.requests.DeleteTopicsResponse;
 
-/** DeleteTopics (key 20): by name, or from v6 by topic id; each waits at most the request's timeout. */
+/**
+ * DeleteTopics (key 20): by name, or from v6 by topic id; each waits at most the request's timeout. DELETE on
+ * each topic, else TOPIC_AUTHORIZATION_FAILED for it, as Apache.
+ */
 public final class DeleteTopicsHandler implements ApiHandler<DeleteTopicsRequest> {
     private final TopicAdminUseCase topics;
+    private final Access access;
 
-    public DeleteTopicsHandler(TopicAdminUseCase topics) {
+    public DeleteTopicsHandler(TopicAdminUseCase topics, Access access) {
         this.topics = topics;
+        this.access = access;
     }
 
     @Override
@@ -37,7 +45,12 @@ public final class DeleteTopicsHandler implements ApiHandler<DeleteTopicsRequest
         for (DeleteTopicsRequestData.DeleteTopicState state : request.topics()) {
             boolean byId = !Uuid.ZERO_UUID.equals(state.topicId());
             CompletionStage<TopicAdminUseCase.DeleteResult> result;
-            if (byId) {
+            String name = byId ? topics.byId(TopicIdMapping.fromWire(state.topicId())).map(Topic::name).orElse(null)
+                    : state.name();
+            if (name != null && !access.topic(context, AclOperation.DELETE, name)) {
+                result = CompletableFuture.completedFuture(new TopicAdminUseCase.DeleteResult(
+                        KafkaError.TOPIC_AUTHORIZATION_FAILED, "Authorization failed.", null));
+            } else if (byId) {
                 result = topics.deleteById(TopicIdMapping.fromWire(state.topicId()), timeoutMs);
             } else if (state.name() == null) {
                 result = CompletableFuture.completedFuture(new TopicAdminUseCase.DeleteResult(

@@ -2,7 +2,7 @@ package io.kaas.adapter.wire.handler;
 
 import io.kaas.adapter.wire.dispatch.ApiHandler;
 import io.kaas.adapter.wire.dispatch.RequestContext;
-import io.kaas.adapter.wire.mapping.AuthorizedOperations;
+import io.kaas.adapter.wire.mapping.Access;
 import io.kaas.application.port.in.ClusterUseCase;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -20,9 +20,11 @@ public final class DescribeClusterHandler implements ApiHandler<DescribeClusterR
     private static final byte CONTROLLERS = 2;
 
     private final ClusterUseCase cluster;
+    private final Access access;
 
-    public DescribeClusterHandler(ClusterUseCase cluster) {
+    public DescribeClusterHandler(ClusterUseCase cluster, Access access) {
         this.cluster = cluster;
+        this.access = access;
     }
 
     @Override
@@ -39,7 +41,7 @@ public final class DescribeClusterHandler implements ApiHandler<DescribeClusterR
             data.setClusterId(cluster.clusterId())
                     .setControllerId(cluster.controllerId())
                     .setClusterAuthorizedOperations(
-                            AuthorizedOperations.cluster(request.data().includeClusterAuthorizedOperations()));
+                            access.clusterOperations(context, request.data().includeClusterAuthorizedOperations()));
             for (ClusterUseCase.Broker broker : cluster.brokers()) {
                 data.brokers().add(new DescribeClusterResponseData.DescribeClusterBroker()
                         .setBrokerId(broker.id()).setHost(broker.host()).setPort(broker.port()).setRack(broker.rack()));

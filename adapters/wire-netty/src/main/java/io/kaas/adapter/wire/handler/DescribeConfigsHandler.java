@@ -2,10 +2,13 @@ package io.kaas.adapter.wire.handler;
 
 import io.kaas.adapter.wire.dispatch.ApiHandler;
 import io.kaas.adapter.wire.dispatch.RequestContext;
+import io.kaas.adapter.wire.mapping.Access;
 import io.kaas.adapter.wire.mapping.ConfigMapping;
+import io.kaas.adapter.wire.mapping.ErrorMapping;
 import io.kaas.application.port.in.ConfigUseCase;
 import io.kaas.domain.config.ConfigResourceType;
 import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.security.AclOperation;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.apache.kafka.common.message.DescribeConfigsRequestData;
@@ -20,9 +23,11 @@ import org.apache.kafka.common.requests.DescribeConfigsResponse;
  */
 public final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsRequest> {
     private final ConfigUseCase configs;
+    private final Access access;
 
-    public DescribeConfigsHandler(ConfigUseCase configs) {
+    public DescribeConfigsHandler(ConfigUseCase configs, Access access) {
         this.configs = configs;
+        this.access = access;
     }
 
     @Override
@@ -34,9 +39,12 @@ public final class DescribeConfigsHandler implements ApiHandler<DescribeConfigsR
                     .setResourceType(resource.resourceType())
                     .setResourceName(resource.resourceName());
             ConfigUseCase.Resource target = ConfigMapping.resource(resource.resourceType(), resource.resourceName());
+            KafkaError refusal = target.type() == ConfigResourceType.UNKNOWN ? null
+                    : ConfigResources.refusal(access, context, target, AclOperation.DESCRIBE_CONFIGS);
             ConfigUseCase.Described described = target.type() == ConfigResourceType.UNKNOWN
                     ? ConfigUseCase.Described.failed(KafkaError.INVALID_REQUEST,
                             "Unsupported resource type: " + resource.resourceType())
+                    : refusal != null ? ConfigUseCase.Described.failed(refusal, ErrorMapping.toErrors(refusal).message())
                     : configs.describe(new ConfigUseCase.DescribeCommand(target, resource.configurationKeys(),
                             data.includeSynonyms(), data.includeDocumentation()));
             result.setErrorCode(described.error().code()).setErrorMessage(described.message());

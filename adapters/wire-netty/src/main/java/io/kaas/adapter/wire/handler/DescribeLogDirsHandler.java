@@ -2,11 +2,14 @@ package io.kaas.adapter.wire.handler;
 
 import io.kaas.adapter.wire.dispatch.ApiHandler;
 import io.kaas.adapter.wire.dispatch.RequestContext;
+import io.kaas.adapter.wire.mapping.Access;
 import io.kaas.application.port.in.LogDirsUseCase;
+import io.kaas.domain.security.AclOperation;
 import io.kaas.domain.topic.TopicPartition;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.apache.kafka.common.message.DescribeLogDirsRequestData;
 import org.apache.kafka.common.message.DescribeLogDirsResponseData;
@@ -22,13 +25,19 @@ import org.apache.kafka.common.requests.DescribeLogDirsResponse;
  */
 public final class DescribeLogDirsHandler implements ApiHandler<DescribeLogDirsRequest> {
     private final LogDirsUseCase logDirs;
+    private final Access access;
 
-    public DescribeLogDirsHandler(LogDirsUseCase logDirs) {
+    public DescribeLogDirsHandler(LogDirsUseCase logDirs, Access access) {
         this.logDirs = logDirs;
+        this.access = access;
     }
 
     @Override
     public CompletionStage<DescribeLogDirsResponse> handle(RequestContext context, DescribeLogDirsRequest request) {
+        if (!access.cluster(context, AclOperation.DESCRIBE)) {
+            return CompletableFuture.completedFuture(new DescribeLogDirsResponse(new DescribeLogDirsResponseData()
+                    .setErrorCode(Errors.CLUSTER_AUTHORIZATION_FAILED.code())));
+        }
         Set<TopicPartition> wanted = null;
         if (!request.isAllTopicPartitions()) {
             wanted = new HashSet<>();

@@ -2,7 +2,9 @@ package io.kaas.adapter.wire.handler;
 
 import io.kaas.adapter.wire.dispatch.ApiHandler;
 import io.kaas.adapter.wire.dispatch.RequestContext;
+import io.kaas.adapter.wire.mapping.Access;
 import io.kaas.application.port.in.DescribeProducersUseCase;
+import io.kaas.domain.security.AclOperation;
 import io.kaas.domain.topic.TopicNames;
 import io.kaas.domain.topic.TopicPartition;
 import java.util.concurrent.CompletableFuture;
@@ -20,9 +22,11 @@ import org.apache.kafka.common.requests.DescribeProducersResponse;
  */
 public final class DescribeProducersHandler implements ApiHandler<DescribeProducersRequest> {
     private final DescribeProducersUseCase producers;
+    private final Access access;
 
-    public DescribeProducersHandler(DescribeProducersUseCase producers) {
+    public DescribeProducersHandler(DescribeProducersUseCase producers, Access access) {
         this.producers = producers;
+        this.access = access;
     }
 
     @Override
@@ -32,10 +36,13 @@ public final class DescribeProducersHandler implements ApiHandler<DescribeProduc
             DescribeProducersResponseData.TopicResponse topicResponse =
                     new DescribeProducersResponseData.TopicResponse().setName(topic.name());
             boolean validName = TopicNames.validate(topic.name()).isEmpty();
+            boolean readable = access.topic(context, AclOperation.READ, topic.name());
             for (int partition : topic.partitionIndexes()) {
                 DescribeProducersResponseData.PartitionResponse p = new DescribeProducersResponseData.PartitionResponse()
                         .setPartitionIndex(partition);
-                if (!validName) {
+                if (!readable) {
+                    p.setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+                } else if (!validName) {
                     p.setErrorCode(Errors.INVALID_TOPIC_EXCEPTION.code());
                 } else {
                     DescribeProducersUseCase.PartitionProducers described =

@@ -2,8 +2,10 @@ package io.kaas.adapter.wire.handler;
 
 import io.kaas.adapter.wire.dispatch.ApiHandler;
 import io.kaas.adapter.wire.dispatch.RequestContext;
+import io.kaas.adapter.wire.mapping.Access;
 import io.kaas.application.port.in.Outcome;
 import io.kaas.application.port.in.PartitionLeadershipUseCase;
+import io.kaas.domain.security.AclOperation;
 import io.kaas.domain.topic.TopicPartition;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,13 +24,18 @@ import org.apache.kafka.common.requests.ElectLeadersResponse;
  */
 public final class ElectLeadersHandler implements ApiHandler<ElectLeadersRequest> {
     private final PartitionLeadershipUseCase leadership;
+    private final Access access;
 
-    public ElectLeadersHandler(PartitionLeadershipUseCase leadership) {
+    public ElectLeadersHandler(PartitionLeadershipUseCase leadership, Access access) {
         this.leadership = leadership;
+        this.access = access;
     }
 
     @Override
     public CompletionStage<ElectLeadersResponse> handle(RequestContext context, ElectLeadersRequest request) {
+        if (!access.cluster(context, AclOperation.ALTER)) {
+            return Refused.with(request, Errors.CLUSTER_AUTHORIZATION_FAILED);
+        }
         List<TopicPartition> partitions = null;
         if (request.data().topicPartitions() != null) {
             partitions = new ArrayList<>();

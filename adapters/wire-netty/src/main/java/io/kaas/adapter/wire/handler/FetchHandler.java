@@ -3,10 +3,12 @@ package io.kaas.adapter.wire.handler;
 import io.kaas.adapter.wire.codec.FileSliceRecords;
 import io.kaas.adapter.wire.dispatch.ApiHandler;
 import io.kaas.adapter.wire.dispatch.RequestContext;
+import io.kaas.adapter.wire.mapping.Access;
 import io.kaas.adapter.wire.mapping.TopicIdMapping;
 import io.kaas.application.port.in.FetchUseCase;
 import io.kaas.application.port.in.FetchedRecords;
 import io.kaas.application.port.in.TopicAdminUseCase;
+import io.kaas.domain.security.AclOperation;
 import io.kaas.domain.topic.Topic;
 import io.kaas.domain.topic.TopicPartition;
 import java.util.ArrayList;
@@ -30,7 +32,8 @@ import org.apache.kafka.common.requests.FetchResponse;
  * Fetch (key 1), without fetch sessions: every response carries session id 0, Apache's marker for
  * "no session", so clients send full fetches (KIP-227 is a stated non-goal). Batches go back as
  * views of the log's bytes; read_committed fetches stop at the last stable offset and carry the
- * aborted transactions their batches overlap.
+ * aborted transactions their batches overlap. READ on each topic, else TOPIC_AUTHORIZATION_FAILED for its
+ * partitions, as Apache.
  */
 public final class FetchHandler implements ApiHandler<FetchRequest> {
     /** Fetch v13 switched from topic names to topic ids. */
@@ -38,10 +41,12 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
 
     private final FetchUseCase fetch;
     private final TopicAdminUseCase topics;
+    private final Access access;
 
-    public FetchHandler(FetchUseCase fetch, TopicAdminUseCase topics) {
+    public FetchHandler(FetchUseCase fetch, TopicAdminUseCase topics, Access access) {
         this.fetch = fetch;
         this.topics = topics;
+        this.access = access;
     }
 
     @Override
@@ -52,17 +57,21 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
         }
         boolean byId = request.version() >= FIRST_TOPIC_ID_VERSION;
         List<FetchUseCase.PartitionRequest> partitions = new ArrayList<>();
-        List<FetchResponseData.FetchableTopicResponse> unknown = new ArrayList<>();
+        List<FetchResponseData.FetchableTopicResponse> refused = new ArrayList<>();
         List<Uuid> ids = new ArrayList<>();
         for (FetchRequestData.FetchTopic topic : data.topics()) {
             String name = topic.topic();
             if (byId) {
                 Optional<Topic> found = topics.byId(TopicIdMapping.fromWire(topic.topicId()));
                 if (found.isEmpty()) {
-                    unknown.add(unknownTopicId(topic));
+                    refused.add(refusedTopic(topic, Errors.UNKNOWN_TOPIC_ID));
                     continue;
                 }
                 name = found.get().name();
+            }
+            if (!access.topic(context, AclOperation.READ, name)) {
+                refused.add(refusedTopic(topic, Errors.TOPIC_AUTHORIZATION_FAILED));
+                continue;
             }
             for (FetchRequestData.FetchPartition p : topic.partitions()) {
                 partitions.add(new FetchUseCase.PartitionRequest(new TopicPartition(name, p.partition()),
@@ -73,11 +82,11 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
         boolean readCommitted = request.isolationLevel() == IsolationLevel.READ_COMMITTED;
         FetchUseCase.Command command = new FetchUseCase.Command(data.maxWaitMs(), data.minBytes(), data.maxBytes(),
                 readCommitted, partitions);
-        return context.resume(fetch.fetch(command)).thenApply(results -> response(results, ids, unknown, readCommitted));
+        return context.resume(fetch.fetch(command)).thenApply(results -> response(results, ids, refused, readCommitted));
     }
 
     private static FetchResponse response(List<FetchUseCase.PartitionData> results, List<Uuid> ids,
-                                          List<FetchResponseData.FetchableTopicResponse> unknown, boolean readCommitted) {
+                                          List<FetchResponseData.FetchableTopicResponse> refused, boolean readCommitted) {
         FetchResponseData data = new FetchResponseData().setErrorCode(Errors.NONE.code())
                 .setSessionId(FetchMetadata.INVALID_SESSION_ID);
         FetchResponseData.FetchableTopicResponse current = null;
@@ -97,7 +106,7 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
                     .setAbortedTransactions(readCommitted ? aborted(r) : null)
                     .setRecords(records(r.records())));
         }
-        data.responses().addAll(unknown);
+        data.responses().addAll(refused);
         return new FetchResponse(data);
     }
 
@@ -109,11 +118,12 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
         return aborted;
     }
 
-    private static FetchResponseData.FetchableTopicResponse unknownTopicId(FetchRequestData.FetchTopic topic) {
+    /** A topic none of whose partitions is read: its id unknown, or READ on it not allowed (Apache's answers). */
+    private static FetchResponseData.FetchableTopicResponse refusedTopic(FetchRequestData.FetchTopic topic, Errors error) {
         FetchResponseData.FetchableTopicResponse response = new FetchResponseData.FetchableTopicResponse()
-                .setTopicId(topic.topicId());
+                .setTopic(topic.topic()).setTopicId(topic.topicId());
         for (FetchRequestData.FetchPartition p : topic.partitions()) {
-            response.partitions().add(FetchResponse.partitionResponse(p.partition(), Errors.UNKNOWN_TOPIC_ID));
+            response.partitions().add(FetchResponse.partitionResponse(p.partition(), error));
         }
         return response;
     }

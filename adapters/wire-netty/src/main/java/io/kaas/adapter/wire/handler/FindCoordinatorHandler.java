@@ -2,7 +2,9 @@ package io.kaas.adapter.wire.handler;
 
 import io.kaas.adapter.wire.dispatch.ApiHandler;
 import io.kaas.adapter.wire.dispatch.RequestContext;
+import io.kaas.adapter.wire.mapping.Access;
 import io.kaas.application.port.in.ClusterUseCase;
+import io.kaas.domain.security.AclOperation;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -14,16 +16,19 @@ import org.apache.kafka.common.requests.FindCoordinatorResponse;
 /**
  * FindCoordinator (key 10): group keys (type 0) and transactional ids (type 1) resolve through the
  * cluster's coordinator routing; no broker able to coordinate is COORDINATOR_NOT_AVAILABLE, which
- * clients retry. v0-3 carry one key, v4+ a batch.
+ * clients retry. v0-3 carry one key, v4+ a batch. As Apache: DESCRIBE on the group or transactional id, else
+ * GROUP_ or TRANSACTIONAL_ID_AUTHORIZATION_FAILED.
  */
 public final class FindCoordinatorHandler implements ApiHandler<FindCoordinatorRequest> {
     /** v4 batched the keys (KIP-699). */
     private static final short FIRST_BATCHED_VERSION = 4;
 
     private final ClusterUseCase cluster;
+    private final Access access;
 
-    public FindCoordinatorHandler(ClusterUseCase cluster) {
+    public FindCoordinatorHandler(ClusterUseCase cluster, Access access) {
         this.cluster = cluster;
+        this.access = access;
     }
 
     @Override
@@ -32,22 +37,29 @@ public final class FindCoordinatorHandler implements ApiHandler<FindCoordinatorR
         FindCoordinatorResponseData data = new FindCoordinatorResponseData();
         if (request.version() >= FIRST_BATCHED_VERSION) {
             for (String key : request.data().coordinatorKeys()) {
-                data.coordinators().add(find(key, keyType).setKey(key));
+                data.coordinators().add(find(context, key, keyType).setKey(key));
             }
         } else {
-            FindCoordinatorResponseData.Coordinator c = find(request.data().key(), keyType);
+            FindCoordinatorResponseData.Coordinator c = find(context, request.data().key(), keyType);
             data.setErrorCode(c.errorCode()).setErrorMessage(c.errorMessage())
                     .setNodeId(c.nodeId()).setHost(c.host()).setPort(c.port());
         }
         return CompletableFuture.completedFuture(new FindCoordinatorResponse(data));
     }
 
-    private FindCoordinatorResponseData.Coordinator find(String key, byte keyType) {
+    private FindCoordinatorResponseData.Coordinator find(RequestContext context, String key, byte keyType) {
         FindCoordinatorRequest.CoordinatorType type;
         try {
             type = FindCoordinatorRequest.CoordinatorType.forId(keyType);
         } catch (IllegalArgumentException e) {
             return failed(Errors.INVALID_REQUEST, "Unknown coordinator type " + keyType);
+        }
+        if (type == FindCoordinatorRequest.CoordinatorType.GROUP && !access.group(context, AclOperation.DESCRIBE, key)) {
+            return failed(Errors.GROUP_AUTHORIZATION_FAILED, Errors.GROUP_AUTHORIZATION_FAILED.message());
+        }
+        if (type == FindCoordinatorRequest.CoordinatorType.TRANSACTION
+                && !access.transactionalId(context, AclOperation.DESCRIBE, key)) {
+            return failed(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.message());
         }
         Optional<ClusterUseCase.Broker> coordinator = type == FindCoordinatorRequest.CoordinatorType.GROUP
                 ? cluster.groupCoordinator(key) : cluster.transactionCoordinator(key);

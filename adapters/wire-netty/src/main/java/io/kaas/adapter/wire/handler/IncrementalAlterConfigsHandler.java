@@ -2,11 +2,13 @@ package io.kaas.adapter.wire.handler;
 
 import io.kaas.adapter.wire.dispatch.ApiHandler;
 import io.kaas.adapter.wire.dispatch.RequestContext;
+import io.kaas.adapter.wire.mapping.Access;
 import io.kaas.application.port.in.ConfigUseCase;
 import io.kaas.application.port.in.Outcome;
 import io.kaas.domain.config.AlterOp;
 import io.kaas.domain.config.TopicConfigs;
 import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.security.AclOperation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -23,9 +25,11 @@ import org.apache.kafka.common.requests.IncrementalAlterConfigsResponse;
  */
 public final class IncrementalAlterConfigsHandler implements ApiHandler<IncrementalAlterConfigsRequest> {
     private final ConfigUseCase configs;
+    private final Access access;
 
-    public IncrementalAlterConfigsHandler(ConfigUseCase configs) {
+    public IncrementalAlterConfigsHandler(ConfigUseCase configs, Access access) {
         this.configs = configs;
+        this.access = access;
     }
 
     @Override
@@ -36,6 +40,7 @@ public final class IncrementalAlterConfigsHandler implements ApiHandler<Incremen
         List<Outcome> outcomes = ConfigResources.alterEach(resources,
                 IncrementalAlterConfigsRequestData.AlterConfigsResource::resourceType,
                 IncrementalAlterConfigsRequestData.AlterConfigsResource::resourceName,
+                target -> ConfigResources.refusal(access, context, target, AclOperation.ALTER_CONFIGS),
                 (resource, target) -> alter(resource, target, data.validateOnly()));
         IncrementalAlterConfigsResponseData response = new IncrementalAlterConfigsResponseData();
         for (int i = 0; i < resources.size(); i++) {

@@ -2,10 +2,13 @@ package io.kaas.adapter.wire.handler;
 
 import io.kaas.adapter.wire.dispatch.ApiHandler;
 import io.kaas.adapter.wire.dispatch.RequestContext;
+import io.kaas.adapter.wire.mapping.Access;
 import io.kaas.adapter.wire.mapping.ErrorMapping;
 import io.kaas.application.port.in.ProducerIdUseCase;
 import io.kaas.application.port.in.TransactionCoordinator;
 import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.security.AclOperation;
+import io.kaas.domain.security.AclResourceType;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.apache.kafka.common.message.InitProducerIdRequestData;
@@ -28,10 +31,12 @@ public final class InitProducerIdHandler implements ApiHandler<InitProducerIdReq
 
     private final ProducerIdUseCase producerIds;
     private final TransactionCoordinator transactions;
+    private final Access access;
 
-    public InitProducerIdHandler(ProducerIdUseCase producerIds, TransactionCoordinator transactions) {
+    public InitProducerIdHandler(ProducerIdUseCase producerIds, TransactionCoordinator transactions, Access access) {
         this.producerIds = producerIds;
         this.transactions = transactions;
+        this.access = access;
     }
 
     @Override
@@ -41,6 +46,11 @@ public final class InitProducerIdHandler implements ApiHandler<InitProducerIdReq
         boolean noEpoch = data.producerEpoch() == NO_PRODUCER_EPOCH;
         if (noId != noEpoch) {
             return completed(failed(KafkaError.INVALID_REQUEST, request.version()));
+        }
+        if (data.transactionalId() == null ? !idempotentWriteAllowed(context)
+                : !access.transactionalId(context, AclOperation.WRITE, data.transactionalId())) {
+            return completed(failed(data.transactionalId() == null ? KafkaError.CLUSTER_AUTHORIZATION_FAILED
+                    : KafkaError.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, request.version()));
         }
         if (data.transactionalId() == null) {
             return context.resume(producerIds.newProducerId()).thenApply(producerId -> new InitProducerIdResponse(
@@ -53,6 +63,12 @@ public final class InitProducerIdHandler implements ApiHandler<InitProducerIdReq
                         .setErrorCode(ErrorMapping.producerFencedAware(r.error(), request.version(),
                                 FIRST_PRODUCER_FENCED_VERSION))
                         .setProducerId(r.producerId()).setProducerEpoch(r.producerEpoch())));
+    }
+
+    /** As Apache 3.7 (KIP-679): IDEMPOTENT_WRITE on the cluster, or WRITE on any topic. */
+    private boolean idempotentWriteAllowed(RequestContext context) {
+        return access.cluster(context, AclOperation.IDEMPOTENT_WRITE)
+                || access.any(context, AclOperation.WRITE, AclResourceType.TOPIC);
     }
 
     private static InitProducerIdResponseData failed(KafkaError error, short version) {

@@ -2,14 +2,17 @@ package io.kaas.adapter.wire.handler;
 
 import io.kaas.adapter.wire.dispatch.ApiHandler;
 import io.kaas.adapter.wire.dispatch.RequestContext;
+import io.kaas.adapter.wire.mapping.Access;
 import io.kaas.adapter.wire.mapping.ErrorMapping;
 import io.kaas.application.port.in.GroupCoordinator;
 import io.kaas.domain.group.JoinResponse;
 import io.kaas.domain.group.Protocol;
+import io.kaas.domain.security.AclOperation;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 import org.apache.kafka.common.message.JoinGroupRequestData;
 import org.apache.kafka.common.message.JoinGroupResponseData;
+import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.JoinGroupRequest;
 import org.apache.kafka.common.requests.JoinGroupResponse;
 
@@ -21,13 +24,18 @@ import org.apache.kafka.common.requests.JoinGroupResponse;
  */
 public final class JoinGroupHandler implements ApiHandler<JoinGroupRequest> {
     private final GroupCoordinator groups;
+    private final Access access;
 
-    public JoinGroupHandler(GroupCoordinator groups) {
+    public JoinGroupHandler(GroupCoordinator groups, Access access) {
         this.groups = groups;
+        this.access = access;
     }
 
     @Override
     public CompletionStage<JoinGroupResponse> handle(RequestContext context, JoinGroupRequest request) {
+        if (!access.group(context, AclOperation.READ, request.data().groupId())) {
+            return Refused.with(request, Errors.GROUP_AUTHORIZATION_FAILED);
+        }
         JoinGroupRequestData data = request.data();
         short version = request.version();
         List<Protocol> protocols = data.protocols().stream().map(p -> new Protocol(p.name(), p.metadata())).toList();

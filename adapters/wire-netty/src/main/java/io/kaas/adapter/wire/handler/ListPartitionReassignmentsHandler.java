@@ -2,7 +2,9 @@ package io.kaas.adapter.wire.handler;
 
 import io.kaas.adapter.wire.dispatch.ApiHandler;
 import io.kaas.adapter.wire.dispatch.RequestContext;
+import io.kaas.adapter.wire.mapping.Access;
 import io.kaas.application.port.in.PartitionLeadershipUseCase;
+import io.kaas.domain.security.AclOperation;
 import io.kaas.domain.topic.TopicPartition;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,14 +20,19 @@ import org.apache.kafka.common.requests.ListPartitionReassignmentsResponse;
 /** ListPartitionReassignments (key 46): the reassignments in progress, of the named partitions or of all. */
 public final class ListPartitionReassignmentsHandler implements ApiHandler<ListPartitionReassignmentsRequest> {
     private final PartitionLeadershipUseCase leadership;
+    private final Access access;
 
-    public ListPartitionReassignmentsHandler(PartitionLeadershipUseCase leadership) {
+    public ListPartitionReassignmentsHandler(PartitionLeadershipUseCase leadership, Access access) {
         this.leadership = leadership;
+        this.access = access;
     }
 
     @Override
     public CompletionStage<ListPartitionReassignmentsResponse> handle(RequestContext context,
                                                                       ListPartitionReassignmentsRequest request) {
+        if (!access.cluster(context, AclOperation.DESCRIBE)) {
+            return Refused.with(request, Errors.CLUSTER_AUTHORIZATION_FAILED);
+        }
         List<TopicPartition> partitions = null;
         if (request.data().topics() != null) {
             partitions = new ArrayList<>();

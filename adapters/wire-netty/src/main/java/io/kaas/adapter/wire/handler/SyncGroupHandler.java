@@ -2,8 +2,10 @@ package io.kaas.adapter.wire.handler;
 
 import io.kaas.adapter.wire.dispatch.ApiHandler;
 import io.kaas.adapter.wire.dispatch.RequestContext;
+import io.kaas.adapter.wire.mapping.Access;
 import io.kaas.adapter.wire.mapping.ErrorMapping;
 import io.kaas.application.port.in.GroupCoordinator;
+import io.kaas.domain.security.AclOperation;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -20,13 +22,18 @@ import org.apache.kafka.common.requests.SyncGroupResponse;
  */
 public final class SyncGroupHandler implements ApiHandler<SyncGroupRequest> {
     private final GroupCoordinator groups;
+    private final Access access;
 
-    public SyncGroupHandler(GroupCoordinator groups) {
+    public SyncGroupHandler(GroupCoordinator groups, Access access) {
         this.groups = groups;
+        this.access = access;
     }
 
     @Override
     public CompletionStage<SyncGroupResponse> handle(RequestContext context, SyncGroupRequest request) {
+        if (!access.group(context, AclOperation.READ, request.data().groupId())) {
+            return Refused.with(request, Errors.GROUP_AUTHORIZATION_FAILED);
+        }
         if (!request.areMandatoryProtocolTypeAndNamePresent()) {
             return CompletableFuture.completedFuture(new SyncGroupResponse(new SyncGroupResponseData()
                     .setErrorCode(Errors.INCONSISTENT_GROUP_PROTOCOL.code())));

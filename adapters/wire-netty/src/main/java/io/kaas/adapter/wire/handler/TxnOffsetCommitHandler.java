@@ -2,16 +2,20 @@ package io.kaas.adapter.wire.handler;
 
 import io.kaas.adapter.wire.dispatch.ApiHandler;
 import io.kaas.adapter.wire.dispatch.RequestContext;
+import io.kaas.adapter.wire.mapping.Access;
 import io.kaas.application.port.in.GroupCoordinator;
 import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.security.AclOperation;
 import io.kaas.domain.topic.TopicPartition;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.apache.kafka.common.message.TxnOffsetCommitRequestData;
 import org.apache.kafka.common.message.TxnOffsetCommitResponseData;
+import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.TxnOffsetCommitRequest;
 import org.apache.kafka.common.requests.TxnOffsetCommitResponse;
 
@@ -26,25 +30,46 @@ public final class TxnOffsetCommitHandler implements ApiHandler<TxnOffsetCommitR
     private static final short FIRST_LOAD_IN_PROGRESS_VERSION = 2;
 
     private final GroupCoordinator groups;
+    private final Access access;
 
-    public TxnOffsetCommitHandler(GroupCoordinator groups) {
+    public TxnOffsetCommitHandler(GroupCoordinator groups, Access access) {
         this.groups = groups;
+        this.access = access;
     }
 
     @Override
     public CompletionStage<TxnOffsetCommitResponse> handle(RequestContext context, TxnOffsetCommitRequest request) {
         TxnOffsetCommitRequestData data = request.data();
+        if (!access.transactionalId(context, AclOperation.WRITE, data.transactionalId())) {
+            return Refused.with(request, Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
+        }
+        if (!access.group(context, AclOperation.READ, data.groupId())) {
+            return Refused.with(request, Errors.GROUP_AUTHORIZATION_FAILED);
+        }
         List<GroupCoordinator.OffsetCommit> offsets = new ArrayList<>();
+        Map<TopicPartition, KafkaError> refused = new LinkedHashMap<>();
         for (TxnOffsetCommitRequestData.TxnOffsetCommitRequestTopic topic : data.topics()) {
+            if (!access.topic(context, AclOperation.READ, topic.name())) {
+                topic.partitions().forEach(p -> refused.put(new TopicPartition(topic.name(), p.partitionIndex()),
+                        KafkaError.TOPIC_AUTHORIZATION_FAILED));
+                continue;
+            }
             for (TxnOffsetCommitRequestData.TxnOffsetCommitRequestPartition p : topic.partitions()) {
                 offsets.add(new GroupCoordinator.OffsetCommit(new TopicPartition(topic.name(), p.partitionIndex()),
                         p.committedOffset(), p.committedLeaderEpoch(), p.committedMetadata()));
             }
         }
+        if (offsets.isEmpty() && !refused.isEmpty()) {
+            return CompletableFuture.completedFuture(toWire(refused, request.version()));
+        }
         return context.resume(groups.commitTransactionalOffsets(new GroupCoordinator.TxnCommitRequest(data.transactionalId(),
                         data.groupId(), data.producerId(), data.producerEpoch(), data.memberId(), data.groupInstanceId(),
                         data.generationId(), offsets)))
-                .thenApply(results -> toWire(results, request.version()));
+                .thenApply(results -> {
+                    Map<TopicPartition, KafkaError> all = new LinkedHashMap<>(results);
+                    all.putAll(refused);
+                    return toWire(all, request.version());
+                });
     }
 
     private static TxnOffsetCommitResponse toWire(Map<TopicPartition, KafkaError> results, short version) {

@@ -2,9 +2,11 @@ package io.kaas.adapter.wire.handler;
 
 import io.kaas.adapter.wire.dispatch.ApiHandler;
 import io.kaas.adapter.wire.dispatch.RequestContext;
+import io.kaas.adapter.wire.mapping.Access;
 import io.kaas.adapter.wire.mapping.ErrorMapping;
 import io.kaas.application.port.in.WriteTxnMarkersUseCase;
 import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.security.AclOperation;
 import io.kaas.domain.topic.TopicPartition;
 import io.kaas.domain.txn.TxnMarker;
 import java.util.ArrayList;
@@ -13,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.CompletionStage;
 import org.apache.kafka.common.message.WriteTxnMarkersRequestData;
 import org.apache.kafka.common.message.WriteTxnMarkersResponseData;
+import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.WriteTxnMarkersRequest;
 import org.apache.kafka.common.requests.WriteTxnMarkersResponse;
 
@@ -24,13 +27,18 @@ import org.apache.kafka.common.requests.WriteTxnMarkersResponse;
  */
 public final class WriteTxnMarkersHandler implements ApiHandler<WriteTxnMarkersRequest> {
     private final WriteTxnMarkersUseCase markers;
+    private final Access access;
 
-    public WriteTxnMarkersHandler(WriteTxnMarkersUseCase markers) {
+    public WriteTxnMarkersHandler(WriteTxnMarkersUseCase markers, Access access) {
         this.markers = markers;
+        this.access = access;
     }
 
     @Override
     public CompletionStage<WriteTxnMarkersResponse> handle(RequestContext context, WriteTxnMarkersRequest request) {
+        if (!access.cluster(context, AclOperation.CLUSTER_ACTION)) {
+            return Refused.with(request, Errors.CLUSTER_AUTHORIZATION_FAILED);
+        }
         List<WriteTxnMarkersUseCase.MarkerRequest> requests = new ArrayList<>();
         for (WriteTxnMarkersRequestData.WritableTxnMarker m : request.data().markers()) {
             List<TopicPartition> partitions = new ArrayList<>();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.adapter.wire.dispatch.ApiHandler;
 import io.kaas.adapter.wire.dispatch.RequestContext;
+import io.kaas.adapter.wire.mapping.Access;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.security.KafkaPrincipal;
 import java.net.InetSocketAddress;
@@ -71,7 +72,7 @@ class GroupHandlersTest {
                 request.setReason("because");
             }
             JoinGroupResponseData response = (JoinGroupResponseData) roundTrip(ApiKeys.JOIN_GROUP, v, request,
-                    new JoinGroupHandler(groups));
+                    new JoinGroupHandler(groups, Access.ALLOW_ALL));
 
             assertThat(response.errorCode()).isZero();
             assertThat(response.memberId()).isEqualTo("m-1");
@@ -96,7 +97,7 @@ class GroupHandlersTest {
                 request.setProtocolType("consumer").setProtocolName("range");
             }
             SyncGroupResponseData response = (SyncGroupResponseData) roundTrip(ApiKeys.SYNC_GROUP, v, request,
-                    new SyncGroupHandler(groups));
+                    new SyncGroupHandler(groups, Access.ALLOW_ALL));
             assertThat(response.errorCode()).isZero();
             assertThat(response.assignment()).containsExactly(9);
             assertThat(groups.sync.assignments().get("m-1")).containsExactly(7);
@@ -104,7 +105,7 @@ class GroupHandlersTest {
         }
         SyncGroupRequestData missing = new SyncGroupRequestData().setGroupId("g").setMemberId("m-1").setProtocolType("consumer");
         SyncGroupResponseData refused = (SyncGroupResponseData) roundTrip(ApiKeys.SYNC_GROUP, (short) 5, missing,
-                new SyncGroupHandler(groups));
+                new SyncGroupHandler(groups, Access.ALLOW_ALL));
         assertThat(refused.errorCode()).isEqualTo(Errors.INCONSISTENT_GROUP_PROTOCOL.code());
     }
 
@@ -112,7 +113,7 @@ class GroupHandlersTest {
     void heartbeatAtEveryVersion() {
         for (short v = 0; v <= ApiKeys.HEARTBEAT.latestVersion(); v++) {
             HeartbeatRequestData request = new HeartbeatRequestData().setGroupId("g").setMemberId("m").setGenerationId(1);
-            ApiMessage response = roundTrip(ApiKeys.HEARTBEAT, v, request, new HeartbeatHandler(groups));
+            ApiMessage response = roundTrip(ApiKeys.HEARTBEAT, v, request, new HeartbeatHandler(groups, Access.ALLOW_ALL));
             assertThat(((HeartbeatResponseData) response).errorCode())
                     .isEqualTo(Errors.REBALANCE_IN_PROGRESS.code());
         }
@@ -130,7 +131,7 @@ class GroupHandlersTest {
                         .setReason(v >= 5 ? "shutting down" : null));
             }
             LeaveGroupResponseData response = (LeaveGroupResponseData) roundTrip(ApiKeys.LEAVE_GROUP, v, request,
-                    new LeaveGroupHandler(groups));
+                    new LeaveGroupHandler(groups, Access.ALLOW_ALL));
             if (v <= 2) {
                 assertThat(response.errorCode()).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
                 assertThat(groups.leaving).extracting(m -> m.memberId()).containsExactly("m-1");
@@ -164,7 +165,7 @@ class GroupHandlersTest {
             }
             request.topics().add(new OffsetCommitRequestData.OffsetCommitRequestTopic().setName("t").setPartitions(List.of(partition)));
             var response = (OffsetCommitResponseData) roundTrip(ApiKeys.OFFSET_COMMIT, v,
-                    request, new OffsetCommitHandler(groups));
+                    request, new OffsetCommitHandler(groups, Access.ALLOW_ALL));
 
             assertThat(response.topics()).singleElement().satisfies(t -> assertThat(t.partitions()).singleElement()
                     .satisfies(p -> assertThat(p.partitionIndex()).isEqualTo(2)));
@@ -197,7 +198,7 @@ class GroupHandlersTest {
                     request.setRequireStable(true);
                 }
             }
-            ApiMessage data = roundTrip(ApiKeys.OFFSET_FETCH, v, request, new OffsetFetchHandler(groups));
+            ApiMessage data = roundTrip(ApiKeys.OFFSET_FETCH, v, request, new OffsetFetchHandler(groups, Access.ALLOW_ALL));
             OffsetFetchResponse response = new OffsetFetchResponse((OffsetFetchResponseData) data, v);
 
             int expected = all ? 1 : 2;
@@ -221,7 +222,7 @@ class GroupHandlersTest {
                 request.setStatesFilter(List.of("Stable"));
             }
             var response = (ListGroupsResponseData) roundTrip(ApiKeys.LIST_GROUPS, v, request,
-                    new ListGroupsHandler(groups));
+                    new ListGroupsHandler(groups, Access.ALLOW_ALL));
             assertThat(response.groups()).singleElement().satisfies(g -> {
                 assertThat(g.groupId()).isEqualTo("g");
                 assertThat(g.protocolType()).isEqualTo("consumer");
@@ -232,7 +233,7 @@ class GroupHandlersTest {
             DescribeGroupsRequestData request = new DescribeGroupsRequestData().setGroups(List.of("g", "elsewhere"))
                     .setIncludeAuthorizedOperations(v >= 3);
             DescribeGroupsResponseData response = (DescribeGroupsResponseData) roundTrip(ApiKeys.DESCRIBE_GROUPS, v, request,
-                    new DescribeGroupsHandler(groups));
+                    new DescribeGroupsHandler(groups, Access.ALLOW_ALL));
             assertThat(response.groups()).hasSize(2);
             DescribeGroupsResponseData.DescribedGroup g = response.groups().get(0);
             assertThat(g.groupState()).isEqualTo("Stable");
@@ -244,7 +245,7 @@ class GroupHandlersTest {
         }
         for (short v = 0; v <= ApiKeys.DELETE_GROUPS.latestVersion(); v++) {
             var response = (DeleteGroupsResponseData) roundTrip(ApiKeys.DELETE_GROUPS, v,
-                    new DeleteGroupsRequestData().setGroupsNames(List.of("a", "b")), new DeleteGroupsHandler(groups));
+                    new DeleteGroupsRequestData().setGroupsNames(List.of("a", "b")), new DeleteGroupsHandler(groups, Access.ALLOW_ALL));
             assertThat(response.results()).hasSize(2).allSatisfy(r -> assertThat(r.errorCode())
                     .isEqualTo(Errors.NON_EMPTY_GROUP.code()));
         }
@@ -252,10 +253,10 @@ class GroupHandlersTest {
         delete.topics().add(new OffsetDeleteRequestData.OffsetDeleteRequestTopic().setName("t")
                 .setPartitions(List.of(new OffsetDeleteRequestData.OffsetDeleteRequestPartition().setPartitionIndex(0))));
         var deleted = (OffsetDeleteResponseData) roundTrip(ApiKeys.OFFSET_DELETE, (short) 0,
-                delete, new OffsetDeleteHandler(groups));
+                delete, new OffsetDeleteHandler(groups, Access.ALLOW_ALL));
         assertThat(deleted.topics().find("t").partitions().find(0).errorCode()).isEqualTo(Errors.GROUP_SUBSCRIBED_TO_TOPIC.code());
         var unknown = (OffsetDeleteResponseData) roundTrip(ApiKeys.OFFSET_DELETE, (short) 0,
-                delete.duplicate().setGroupId("unknown"), new OffsetDeleteHandler(groups));
+                delete.duplicate().setGroupId("unknown"), new OffsetDeleteHandler(groups, Access.ALLOW_ALL));
         assertThat(unknown.errorCode()).isEqualTo(Errors.GROUP_ID_NOT_FOUND.code());
         assertThat(unknown.topics()).isEmpty();
     }
