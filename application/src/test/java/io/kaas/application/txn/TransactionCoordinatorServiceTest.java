@@ -176,7 +176,8 @@ class TransactionCoordinatorServiceTest {
         f.assertStable(OUT0);
         assertThat(f.offsets(OUT0).highWatermark()).isEqualTo(3L);
         assertThat(f.end("tx", p, true)).isEqualTo(KafkaError.PRODUCER_FENCED);
-        assertThat(f.produce("tx", p, OUT0, 2, 1)).as("verification fails first").isEqualTo(KafkaError.PRODUCER_FENCED);
+        assertThat(f.produce("tx", p, OUT0, 2, 1)).as("verification fails first, with Produce's fencing code")
+                .isEqualTo(KafkaError.INVALID_PRODUCER_EPOCH);
         f.txn.sweeper().close();
     }
 
