@@ -7,12 +7,18 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
+import java.net.Socket;
 import java.security.KeyStore;
+import java.security.Principal;
+import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
+import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.X509ExtendedKeyManager;
 
 /** A blocking JDK TLS client ({@code SSLSocket}), as a Java Kafka client's TLS stack is the JDK's. */
 final class TlsClients {
@@ -36,11 +42,60 @@ final class TlsClients {
                 keys.setKeyEntry("client", identity.key(), PASSWORD, identity.chain().toArray(X509Certificate[]::new));
             }
             keyManagers.init(keys, PASSWORD);
+            KeyManager[] presenting = identity == null ? keyManagers.getKeyManagers()
+                    : new KeyManager[] {new AlwaysPresent((X509ExtendedKeyManager) keyManagers.getKeyManagers()[0])};
             SSLContext context = SSLContext.getInstance("TLS");
-            context.init(keyManagers.getKeyManagers(), trustManagers.getTrustManagers(), null);
+            context.init(presenting, trustManagers.getTrustManagers(), null);
             return context;
         } catch (GeneralSecurityException | IOException e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Presents the certificate even when the server asks for another CA's: the JDK's own key manager
+     * stays silent then, and the server would only see a client without a certificate.
+     */
+    private static final class AlwaysPresent extends X509ExtendedKeyManager {
+        private final X509ExtendedKeyManager keys;
+
+        AlwaysPresent(X509ExtendedKeyManager keys) {
+            this.keys = keys;
+        }
+
+        @Override
+        public String chooseClientAlias(String[] keyType, Principal[] issuers, Socket socket) {
+            return "client";
+        }
+
+        @Override
+        public String chooseEngineClientAlias(String[] keyType, Principal[] issuers, SSLEngine engine) {
+            return "client";
+        }
+
+        @Override
+        public String[] getClientAliases(String keyType, Principal[] issuers) {
+            return new String[] {"client"};
+        }
+
+        @Override
+        public String[] getServerAliases(String keyType, Principal[] issuers) {
+            return null;
+        }
+
+        @Override
+        public String chooseServerAlias(String keyType, Principal[] issuers, Socket socket) {
+            return null;
+        }
+
+        @Override
+        public X509Certificate[] getCertificateChain(String alias) {
+            return keys.getCertificateChain(alias);
+        }
+
+        @Override
+        public PrivateKey getPrivateKey(String alias) {
+            return keys.getPrivateKey(alias);
         }
     }
 

@@ -157,6 +157,13 @@ class TlsListenerIT {
         }).isInstanceOf(IOException.class);
 
         awaitAllClosed(2);
+        // the impostor's certificate was presented and failed verification; the other client sent none
+        assertThat(server.handshakeFailures()).hasSize(2);
+        assertThat(server.handshakeFailures().get(0))
+                .hasStackTraceContaining("unable to find valid certification path");
+        assertThat(server.handshakeFailures().get(1)).satisfiesAnyOf(
+                jdk -> assertThat(jdk).hasStackTraceContaining("Empty client certificate chain"),
+                openSsl -> assertThat(openSsl).hasStackTraceContaining("PEER_DID_NOT_RETURN_A_CERTIFICATE"));
         try (TlsClients.Connection connection = new TlsClients.Connection(
                 clientContext(CLIENT_CA.client("CN=bob")), server.port())) {
             assertThat(connection.exchange("after")).isEqualTo("User:bob after");

@@ -4,12 +4,15 @@ import io.kaas.domain.security.SslPrincipalMapping;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Queue;
@@ -26,17 +29,21 @@ final class TlsTestServer implements AutoCloseable {
     private final EventLoopGroup loops;
     private final Channel server;
     private final Queue<Channel> accepted;
+    private final Queue<Throwable> handshakeFailures;
 
-    private TlsTestServer(EventLoopGroup loops, Channel server, Queue<Channel> accepted) {
+    private TlsTestServer(EventLoopGroup loops, Channel server, Queue<Channel> accepted,
+                          Queue<Throwable> handshakeFailures) {
         this.loops = loops;
         this.server = server;
         this.accepted = accepted;
+        this.handshakeFailures = handshakeFailures;
     }
 
     static TlsTestServer start(ReloadingSslContext tls, SslPrincipalMapping mapping,
                                Supplier<List<ChannelHandler>> application) throws InterruptedException {
         EventLoopGroup loops = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
         Queue<Channel> accepted = new ConcurrentLinkedQueue<>();
+        Queue<Throwable> handshakeFailures = new ConcurrentLinkedQueue<>();
         Channel server = new ServerBootstrap()
                 .group(loops)
                 .channel(NioServerSocketChannel.class)
@@ -46,11 +53,20 @@ final class TlsTestServer implements AutoCloseable {
                         accepted.add(ch);
                         ch.pipeline().addLast("tls", tls.newHandler(ch.alloc()));
                         ch.pipeline().addLast("tls-principal", new TlsPrincipalHandler(mapping));
+                        ch.pipeline().addLast("handshake-failures", new ChannelInboundHandlerAdapter() {
+                            @Override
+                            public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+                                if (event instanceof SslHandshakeCompletionEvent done && !done.isSuccess()) {
+                                    handshakeFailures.add(done.cause());
+                                }
+                                ctx.fireUserEventTriggered(event);
+                            }
+                        });
                         application.get().forEach(ch.pipeline()::addLast);
                     }
                 })
                 .bind("127.0.0.1", 0).sync().channel();
-        return new TlsTestServer(loops, server, accepted);
+        return new TlsTestServer(loops, server, accepted, handshakeFailures);
     }
 
     int port() {
@@ -60,6 +76,11 @@ final class TlsTestServer implements AutoCloseable {
     /** Every connection accepted so far, open or not. */
     List<Channel> accepted() {
         return List.copyOf(accepted);
+    }
+
+    /** Why the handshakes that failed did, in order. */
+    List<Throwable> handshakeFailures() {
+        return List.copyOf(handshakeFailures);
     }
 
     @Override
