@@ -8,6 +8,7 @@ import io.kaas.domain.security.SslPrincipalMapping;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.DefaultFileRegion;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.LineBasedFrameDecoder;
 import io.netty.handler.codec.string.StringDecoder;
@@ -229,6 +230,20 @@ class TlsListenerIT {
         assertServes(TlsClients.context(SERVER_CA.certificate(), null));
     }
 
+    @ParameterizedTest
+    @EnumSource(value = SslProvider.class, names = {"JDK", "OPENSSL"})
+    void fileRegionsAreSentEncrypted(SslProvider provider) throws Exception {
+        start(provider, settings(SERVER_CA.server()), SslPrincipalMapping.DEFAULT);
+        String segmentLine = "x".repeat(3 * 1024 * 1024);
+        Path segment = java.nio.file.Files.writeString(dir.resolve("segment.log"), segmentLine + "\n");
+        try (TlsClients.Connection connection = new TlsClients.Connection(
+                TlsClients.context(SERVER_CA.certificate(), null), server.port())) {
+            assertThat(connection.exchange("before")).isEqualTo("User:ANONYMOUS before");
+            assertThat(connection.exchange("file:" + segment)).isEqualTo(segmentLine);
+            assertThat(connection.exchange("after")).isEqualTo("User:ANONYMOUS after");
+        }
+    }
+
     private void start(SslProvider provider, TlsSettings settings, SslPrincipalMapping mapping) throws Exception {
         tls = ReloadingSslContext.load("test", settings, provider);
         assertThat(tls.provider()).isEqualTo(provider);
@@ -296,10 +311,18 @@ class TlsListenerIT {
         return frame.array();
     }
 
-    /** Answers each line with the connection's principal and the line; closes on errors, as the dispatcher does. */
+    /**
+     * Answers each line with the connection's principal and the line, or {@code file:<path>} with that
+     * file sent as a file region (as a Fetch from a segment is); closes on errors, as the dispatcher does.
+     */
     private static final class PrincipalEcho extends SimpleChannelInboundHandler<String> {
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, String line) {
+            if (line.startsWith("file:")) {
+                java.io.File file = new java.io.File(line.substring("file:".length()));
+                ctx.writeAndFlush(new DefaultFileRegion(file, 0, file.length()));
+                return;
+            }
             ctx.writeAndFlush(TlsPrincipalHandler.principal(ctx.channel()) + " " + line + "\n");
         }
 

@@ -17,23 +17,27 @@ import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
  * A Netty server on 127.0.0.1 whose connections get the pipeline a TLS listener will have: the
- * {@link io.netty.handler.ssl.SslHandler} from a {@link ReloadingSslContext}, the
- * {@link TlsPrincipalHandler}, then the test's application handlers.
+ * {@link io.netty.handler.ssl.SslHandler} from a {@link ReloadingSslContext}, the {@link FileRegionReader}
+ * (on an I/O thread of its own), the {@link TlsPrincipalHandler}, then the test's application handlers.
  */
 final class TlsTestServer implements AutoCloseable {
     private final EventLoopGroup loops;
+    private final ExecutorService io;
     private final Channel server;
     private final Queue<Channel> accepted;
     private final Queue<Throwable> handshakeFailures;
 
-    private TlsTestServer(EventLoopGroup loops, Channel server, Queue<Channel> accepted,
+    private TlsTestServer(EventLoopGroup loops, ExecutorService io, Channel server, Queue<Channel> accepted,
                           Queue<Throwable> handshakeFailures) {
         this.loops = loops;
+        this.io = io;
         this.server = server;
         this.accepted = accepted;
         this.handshakeFailures = handshakeFailures;
@@ -42,6 +46,7 @@ final class TlsTestServer implements AutoCloseable {
     static TlsTestServer start(ReloadingSslContext tls, SslPrincipalMapping mapping,
                                Supplier<List<ChannelHandler>> application) throws InterruptedException {
         EventLoopGroup loops = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
+        ExecutorService io = Executors.newSingleThreadExecutor();
         Queue<Channel> accepted = new ConcurrentLinkedQueue<>();
         Queue<Throwable> handshakeFailures = new ConcurrentLinkedQueue<>();
         Channel server = new ServerBootstrap()
@@ -52,6 +57,7 @@ final class TlsTestServer implements AutoCloseable {
                     protected void initChannel(SocketChannel ch) {
                         accepted.add(ch);
                         ch.pipeline().addLast("tls", tls.newHandler(ch.alloc()));
+                        ch.pipeline().addLast("tls-file-regions", new FileRegionReader(io));
                         ch.pipeline().addLast("tls-principal", new TlsPrincipalHandler(mapping));
                         ch.pipeline().addLast("handshake-failures", new ChannelInboundHandlerAdapter() {
                             @Override
@@ -66,7 +72,7 @@ final class TlsTestServer implements AutoCloseable {
                     }
                 })
                 .bind("127.0.0.1", 0).sync().channel();
-        return new TlsTestServer(loops, server, accepted, handshakeFailures);
+        return new TlsTestServer(loops, io, server, accepted, handshakeFailures);
     }
 
     int port() {
@@ -87,5 +93,6 @@ final class TlsTestServer implements AutoCloseable {
     public void close() {
         server.close().syncUninterruptibly();
         loops.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        io.shutdownNow();
     }
 }
