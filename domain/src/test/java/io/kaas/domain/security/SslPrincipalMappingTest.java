@@ -70,6 +70,15 @@ class SslPrincipalMappingTest {
     }
 
     @Test
+    void theKafkaUserNameRuleOfTheTlsDocs() {
+        // docs/security-tls.md: principal = KafkaUser name for a CN-first DN, the full DN otherwise
+        SslPrincipalMapping rules = SslPrincipalMapping.parse("RULE:^CN=([^,]+)(,.*)?$/$1/,DEFAULT");
+        assertThat(rules.map("CN=my-user")).hasValue("my-user");
+        assertThat(rules.map("CN=my-user,O=Example Corp,C=DE")).hasValue("my-user");
+        assertThat(rules.map("O=Example Corp,CN=late")).hasValue("O=Example Corp,CN=late");
+    }
+
+    @Test
     void aDnNoRuleAppliesToMapsToNothing() {
         SslPrincipalMapping onlyServiceUsers = SslPrincipalMapping.parse("RULE:^CN=(.*?),OU=ServiceUsers.*$/$1/");
         assertThat(onlyServiceUsers.map("CN=bob,OU=Humans")).isEmpty();
