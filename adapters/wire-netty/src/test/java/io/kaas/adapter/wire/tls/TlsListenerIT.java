@@ -5,7 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.kaas.domain.security.SslPrincipalMapping;
+import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.DefaultFileRegion;
@@ -14,6 +21,8 @@ import io.netty.handler.codec.LineBasedFrameDecoder;
 import io.netty.handler.codec.string.StringDecoder;
 import io.netty.handler.codec.string.StringEncoder;
 import io.netty.handler.ssl.OpenSsl;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
 import java.io.IOException;
 import java.io.InputStream;
@@ -22,8 +31,11 @@ import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -34,7 +46,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * Real TLS over loopback against the pipeline a TLS listener gets (SslHandler from a
  * {@link ReloadingSslContext}, {@link TlsPrincipalHandler}), behind an application that answers each line
- * with the connection's principal: JDK clients against the JDK and the OpenSSL provider, certificate
+ * with the connection's principal: JDK clients (and a Netty client on OpenSSL) against the JDK and the
+ * OpenSSL provider, certificate
  * rotation, client certificates from the right and the wrong CA, and garbage on the TLS port.
  */
 class TlsListenerIT {
@@ -168,6 +181,51 @@ class TlsListenerIT {
         try (TlsClients.Connection connection = new TlsClients.Connection(
                 clientContext(CLIENT_CA.client("CN=bob")), server.port())) {
             assertThat(connection.exchange("after")).isEqualTo("User:bob after");
+        }
+    }
+
+    /**
+     * A Netty client on OpenSSL queues its first line before the handshake, so it is sent right behind the
+     * client's Finished (often in the same segment): the principal must already be set when the server
+     * decrypts it.
+     */
+    @ParameterizedTest
+    @EnumSource(value = SslProvider.class, names = {"JDK", "OPENSSL"})
+    void theFirstBytesAfterTheHandshakeAlreadySeeThePrincipal(SslProvider provider) throws Exception {
+        start(provider, settings(SERVER_CA.server()).withClientAuth(TlsClientAuth.REQUIRED, caFile(CLIENT_CA)),
+                CN_RULES);
+        TestPki.Identity erin = CLIENT_CA.client("CN=erin,O=Example Corp");
+        SslContext client = SslContextBuilder.forClient().sslProvider(SslProvider.OPENSSL)
+                .keyManager(erin.key(), erin.chain().toArray(X509Certificate[]::new))
+                .trustManager(SERVER_CA.certificate()).build();
+        CompletableFuture<String> answer = new CompletableFuture<>();
+        EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        try {
+            Channel channel = new Bootstrap().group(loop).channel(NioSocketChannel.class)
+                    .handler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel ch) {
+                            ch.pipeline().addLast(client.newHandler(ch.alloc(), "127.0.0.1", server.port()),
+                                    new LineBasedFrameDecoder(1024), new StringDecoder(StandardCharsets.UTF_8),
+                                    new StringEncoder(StandardCharsets.UTF_8),
+                                    new SimpleChannelInboundHandler<String>() {
+                                        @Override
+                                        public void channelActive(ChannelHandlerContext ctx) {
+                                            ctx.writeAndFlush("first\n"); // held by the SslHandler until the handshake
+                                        }
+
+                                        @Override
+                                        protected void channelRead0(ChannelHandlerContext ctx, String line) {
+                                            answer.complete(line);
+                                        }
+                                    });
+                        }
+                    })
+                    .connect("127.0.0.1", server.port()).sync().channel();
+            assertThat(answer.get(10, TimeUnit.SECONDS)).isEqualTo("User:erin first");
+            channel.close().sync();
+        } finally {
+            loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
         }
     }
 
