@@ -40,6 +40,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
+import java.util.function.IntSupplier;
 
 /**
  * The real use cases of a standalone broker in memory mode (what {@code KAAS_STORAGE=memory}
@@ -72,6 +73,14 @@ public final class InMemoryBroker {
 
     /** @param autoCreateTopics the broker's {@code auto.create.topics.enable} */
     public InMemoryBroker(boolean autoCreateTopics) {
+        this(autoCreateTopics, HOST, () -> PORT);
+    }
+
+    /**
+     * A broker that advertises {@code host} and {@code port} in Metadata: what a test serving it on a real
+     * socket gives, so that clients reconnect to it.
+     */
+    public InMemoryBroker(boolean autoCreateTopics, String host, IntSupplier port) {
         BrokerSettings settings = new BrokerSettings(BROKER_ID, DEFAULT_PARTITIONS, autoCreateTopics,
                 MAX_PARTITIONS_PER_TOPIC);
         brokerConfigs = BrokerConfigs.of(List.of(
@@ -87,7 +96,7 @@ public final class InMemoryBroker {
         topics = new TopicService(new InMemoryTopicStore(), engine, settings, brokerConfigs,
                 () -> new UUID(ids.nextLong(), ids.nextLong()));
         topics.start();
-        StandaloneCluster cluster = new StandaloneCluster(CLUSTER_ID, BROKER_ID, HOST, () -> PORT, RACK);
+        StandaloneCluster cluster = new StandaloneCluster(CLUSTER_ID, BROKER_ID, host, port, RACK);
         ProducerIdService producerIds = new ProducerIdService(BROKER_ID, new InMemoryProducerIdBlockStore(), Runnable::run);
         transactions = TransactionServices.create(TransactionSettings.DEFAULTS, new InMemoryTransactionStateStore(),
                 new InMemoryMarkerQueue(), new InMemoryProducerFenceLog(BROKER_ID), topics, cluster, producerIds, clock,

@@ -1,0 +1,115 @@
+package io.kaas.adapter.wire.tls;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.DefaultFileRegion;
+import io.netty.channel.embedded.EmbeddedChannel;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Regions read on the I/O executor, in their place among the connection's other writes. */
+class FileRegionReaderTest {
+    @TempDir
+    Path dir;
+
+    /** The I/O executor, run by hand: what it has not run has not been read. */
+    private final Queue<Runnable> io = new ArrayDeque<>();
+    private final EmbeddedChannel channel = new EmbeddedChannel(new FileRegionReader(io::add));
+
+    @Test
+    void aRegionIsReadOffTheLoopAndWrittenInItsPlace() throws IOException {
+        Path segment = Files.writeString(dir.resolve("00000000-00000000000000000000.log"), "0123456789batches");
+
+        channel.write(text("header|"));
+        ChannelFuture region = channel.write(new DefaultFileRegion(segment.toFile(), 10, 7));
+        channel.write(text("|trailer"));
+        channel.flush();
+        channel.write(text("|next response"));
+        channel.flush();
+
+        // the flushes came after the region, so they wait for its read with everything else
+        assertThat(outbound()).isEmpty();
+        assertThat(io).hasSize(1);
+
+        io.poll().run();
+        channel.runPendingTasks();
+        assertThat(outbound()).containsExactly("header|", "batches", "|trailer", "|next response");
+        assertThat(region.isSuccess()).isTrue();
+        assertThat(channel.finish()).isFalse();
+    }
+
+    @Test
+    void regionsBackToBackAreReadOneAfterTheOther() throws IOException {
+        Path a = Files.writeString(dir.resolve("a.log"), "first");
+        Path b = Files.writeString(dir.resolve("b.log"), "second");
+
+        channel.write(new DefaultFileRegion(a.toFile(), 0, 5));
+        channel.write(new DefaultFileRegion(b.toFile(), 0, 6));
+        channel.writeAndFlush(text("!"));
+
+        io.poll().run();
+        channel.runPendingTasks();
+        assertThat(io).hasSize(1); // the second region's read starts once the first is written
+        io.poll().run();
+        channel.runPendingTasks();
+        assertThat(outbound()).containsExactly("first", "second", "!");
+    }
+
+    @Test
+    void aRegionTheFileCannotFillFailsItsWriteAndTheConnection() throws IOException {
+        Path shortFile = Files.writeString(dir.resolve("short.log"), "abc");
+
+        ChannelFuture region = channel.write(new DefaultFileRegion(shortFile.toFile(), 0, 10));
+        ChannelFuture after = channel.writeAndFlush(text("after"));
+        io.poll().run();
+        channel.runPendingTasks();
+
+        assertThat(region.cause()).isInstanceOf(IOException.class);
+        assertThat(after.isSuccess()).isTrue();
+        assertThat(outbound()).containsExactly("after");
+        // the failure travels the pipeline, where the dispatcher closes the connection
+        assertThatThrownBy(channel::checkException).isInstanceOf(IOException.class);
+        channel.close();
+    }
+
+    @Test
+    void writesQueuedBehindARegionAreReleasedWhenTheConnectionCloses() throws IOException {
+        Path segment = Files.writeString(dir.resolve("c.log"), "data");
+        channel.write(new DefaultFileRegion(segment.toFile(), 0, 4));
+        ByteBuf queued = text("queued");
+        ChannelFuture write = channel.write(queued);
+
+        channel.close();
+        assertThat(write.isSuccess()).isFalse();
+        assertThat(queued.refCnt()).isZero();
+        io.poll().run(); // the read finishing late writes to a closed channel, which releases it
+        channel.runPendingTasks();
+        assertThat(outbound()).isEmpty();
+    }
+
+    private List<String> outbound() {
+        List<String> written = new ArrayList<>();
+        ByteBuf buffer;
+        while ((buffer = channel.readOutbound()) != null) {
+            written.add(buffer.toString(StandardCharsets.UTF_8));
+            buffer.release();
+        }
+        return written;
+    }
+
+    private static ByteBuf text(String text) {
+        return Unpooled.copiedBuffer(text, StandardCharsets.UTF_8);
+    }
+}
