@@ -84,6 +84,16 @@ public final class LocalCluster implements AutoCloseable {
         return "http://127.0.0.1:" + (basePort + 300);
     }
 
+    /** The kubeconfig {@code dev/cluster.sh} wrote for the development API server, for kubectl. */
+    public Path kubeconfig() {
+        return dir.resolve("kubeconfig");
+    }
+
+    /** The operator's {@code /healthz} and {@code /readyz}. */
+    public URI operatorHealth(String path) {
+        return URI.create("http://127.0.0.1:" + (basePort + 301) + path);
+    }
+
     /** The volume every broker shares. */
     public Path volume() {
         return dir.resolve("volume");
@@ -208,12 +218,13 @@ public final class LocalCluster implements AutoCloseable {
 
     /**
      * A base port below Linux's ephemeral range (32768 and up, where other tests' sockets land) whose
-     * every port the cluster uses (Kafka, heartbeat and health per broker, the API server) is free now.
+     * every port the cluster uses (Kafka, heartbeat and health per broker, the API server, the operator's probes) is
+     * free now.
      */
     private static int freePortBlock(int brokers) {
         for (int attempt = 0; attempt < 50; attempt++) {
             int base = 20_000 + (int) (Math.random() * 12) * 1_000;
-            boolean free = free(base + 300);
+            boolean free = free(base + 300) && free(base + 301);
             for (int id = 0; id < brokers && free; id++) {
                 free = free(base + id) && free(base + 100 + id) && free(base + 200 + id);
             }
