@@ -51,6 +51,7 @@ public final class LocalCluster implements AutoCloseable {
                         .append(String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size())));
             }
             run(dir, "stop", dir.toString());
+            new LocalCluster(dir, base, "").keepLogs();
             throw new IllegalStateException(logs.toString(), e);
         }
     }
@@ -243,7 +244,8 @@ public final class LocalCluster implements AutoCloseable {
         }
     }
 
-    private static Path repositoryRoot() {
+    /** The repository's root directory (where {@code dev/cluster.sh} is). */
+    public static Path repositoryRoot() {
         Path dir = Path.of("").toAbsolutePath();
         while (dir != null && !Files.exists(dir.resolve("dev/cluster.sh"))) {
             dir = dir.getParent();
