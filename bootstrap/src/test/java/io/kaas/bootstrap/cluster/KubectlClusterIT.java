@@ -72,7 +72,7 @@ class KubectlClusterIT {
             Path example = LocalCluster.repositoryRoot().resolve("examples/kafkatopic.yaml");
 
             assertThat(ok(kubectl, "apply", "-f", example.toString()).stdout()).contains("kafkatopic.kaas.rs/orders created");
-            ok(kubectl, "wait", "--for=condition=Ready", "kt/orders", "--timeout=60s");
+            ok(kubectl, "wait", "--for=condition=Ready", "kt/orders", "--timeout=50s");
             List<List<String>> listed = table(ok(kubectl, "get", "kt").stdout());
             assertThat(listed.get(0)).containsExactly("NAME", "AGE", "PARTITIONS", "READY", "TOPIC ID");
             assertThat(listed).hasSize(2);
