@@ -90,11 +90,6 @@ public final class LocalCluster implements AutoCloseable {
         return dir.resolve("kubeconfig");
     }
 
-    /** The operator's {@code /healthz} and {@code /readyz}. */
-    public URI operatorHealth(String path) {
-        return URI.create("http://127.0.0.1:" + (basePort + 301) + path);
-    }
-
     /** The volume every broker shares. */
     public Path volume() {
         return dir.resolve("volume");
