@@ -8,7 +8,7 @@
 # kubectl works against the API server: KUBECONFIG=DIR/kubeconfig kubectl get leases,endpointslices,kafkatopics
 #
 #   dev/cluster.sh start N DIR [BASE_PORT]   start the API server, the operator and N brokers; returns once every /readyz
-#                                            is 200 and the operator reconciles, printing the bootstrap list last
+#                                            (the brokers' and the operator's) is 200, printing the bootstrap list last
 #   dev/cluster.sh bootstrap DIR             print the bootstrap list
 #   dev/cluster.sh kill DIR ID               SIGKILL broker ID (its endpoint stays, not ready: a crashed pod)
 #   dev/cluster.sh restart DIR ID            start broker ID again (after kill), and wait for its /readyz
@@ -16,14 +16,15 @@
 #   dev/cluster.sh api DIR stop|start        take the API server away, or bring it back (empty: no KafkaTopic survives)
 #
 # Ports from BASE_PORT (19092): broker i listens on BASE+i (Kafka), BASE+100+i (heartbeats), BASE+200+i (health);
-# the API server on BASE+300, its kubeconfig in DIR/kubeconfig. Logs: DIR/broker-ID.log, DIR/operator.log,
-# DIR/apiserver.log, DIR/endpoints.log.
+# the API server on BASE+300 (with the chart's CRDs), its kubeconfig in DIR/kubeconfig; the operator's /healthz and
+# /readyz on BASE+301. Logs: DIR/broker-ID.log, DIR/operator.log, DIR/apiserver.log, DIR/endpoints.log.
 # KAAS_JAVA_OPTS and any KAAS_* variables in the environment reach every broker and the operator.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 KAAS_JAR="${KAAS_JAR:-$ROOT/bootstrap/target/kaas.jar}"
 API_JAR="${API_JAR:-$ROOT/dev/apiserver/target/kaas-dev-apiserver.jar}"
 OPERATOR_JAR="${OPERATOR_JAR:-$ROOT/operator/target/kaas-operator.jar}"
+CRDS="$ROOT/helm/kaas/crds"
 NAMESPACE=default
 SERVICE=kaas-brokers
 
@@ -49,11 +50,21 @@ start_api() { # DIR
   java -jar "$API_JAR" --kubeconfig "$1/kubeconfig" "$API_PORT" >> "$1/apiserver.log" 2>&1 &
   echo $! > "$1/apiserver.pid"
   for _ in $(seq 1 300); do
-    curl -sf --max-time 2 "$(api_url)/api/v1/namespaces/$NAMESPACE/pods" -o /dev/null && return 0
+    curl -sf --max-time 2 "$(api_url)/api/v1/namespaces/$NAMESPACE/pods" -o /dev/null && { apply_crds; return 0; }
     kill -0 "$(cat "$1/apiserver.pid")" 2>/dev/null || die "the API server did not start: see $1/apiserver.log"
     sleep 0.1
   done
   die "the API server did not answer within 30 s: see $1/apiserver.log"
+}
+
+# The chart's CRDs, as helm install puts them in a cluster before anything else: kubectl needs them to know kt, ku.
+apply_crds() {
+  local crd
+  for crd in "$CRDS"/*.yml; do
+    curl -sf --max-time 5 -X POST -H 'Content-Type: application/yaml' --data-binary "@$crd" \
+      "$(api_url)/apis/apiextensions.k8s.io/v1/customresourcedefinitions" -o /dev/null \
+      || die "the API server refused the CRD $crd"
+  done
 }
 
 # One EndpointSlice per broker (each has its own ports, and a slice's ports are shared by its endpoints), as the
@@ -118,6 +129,7 @@ start_operator() { # DIR
   local dir="$1"
   env KAAS_DATA_DIR="$dir/volume" KAAS_NAMESPACE="$NAMESPACE" MY_POD_NAME=kaas-operator-0 \
     KAAS_OPERATOR_LEADER_ELECTION=false \
+    KAAS_OPERATOR_HEALTH_HOST=127.0.0.1 KAAS_OPERATOR_HEALTH_PORT=$((BASE + 301)) \
     KUBERNETES_MASTER="$(api_url)" KUBERNETES_AUTH_TRYKUBECONFIG=false KUBERNETES_AUTH_TRYSERVICEACCOUNT=false \
     KUBERNETES_NAMESPACE="$NAMESPACE" \
     java ${KAAS_JAVA_OPTS:-} -jar "$OPERATOR_JAR" >> "$dir/operator.log" 2>&1 &
@@ -127,11 +139,12 @@ start_operator() { # DIR
 await_operator() { # DIR
   local dir="$1"
   for _ in $(seq 1 1200); do
-    grep -q "kaas operator reconciling" "$dir/operator.log" 2>/dev/null && return 0
+    [ "$(curl -s --max-time 2 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$((BASE + 301))/readyz" 2>/dev/null)" = 200 ] \
+      && return 0
     kill -0 "$(cat "$dir/operator.pid")" 2>/dev/null || die "the operator exited: see $dir/operator.log"
     sleep 0.1
   done
-  die "the operator did not start reconciling within 120 s: see $dir/operator.log"
+  die "the operator was not ready (its /readyz) within 120 s: see $dir/operator.log"
 }
 
 await_ready() { # DIR ID...

@@ -5,6 +5,7 @@ import static io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.RuntimeInfo;
 import io.javaoperatorsdk.operator.api.config.ConfigurationServiceOverrider;
 import io.kaas.adapter.fs.DataLayout;
 import io.kaas.adapter.fs.JacksonCodec;
@@ -29,6 +30,7 @@ import io.kaas.operator.reconciler.user.KafkaUserReconciler;
 import io.kaas.operator.reconciler.user.OrphanUserSweep;
 import io.kaas.operator.reconciler.user.SecurityFiles;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Consumer;
@@ -113,6 +115,22 @@ public final class KaasOperator implements AutoCloseable {
             lead.run();
         }
         return new KaasOperator(operator, sweeps, deletions);
+    }
+
+    /**
+     * What keeps this replica from being ready, for {@code /readyz}: java-operator-sdk not started yet, or an event
+     * source (the KafkaTopic informer) that has not listed, or whose watch is broken. A standby replica under leader
+     * election is ready too: its informers run and are synced, it only does not reconcile until it wins the Lease.
+     */
+    public List<String> notReady() {
+        RuntimeInfo runtime = operator.getRuntimeInfo();
+        if (!runtime.isStarted()) {
+            return List.of("java-operator-sdk has not started");
+        }
+        List<String> reasons = new ArrayList<>();
+        runtime.unhealthyEventSources().forEach((controller, sources) -> sources.keySet().forEach(source ->
+                reasons.add("controller " + controller + ": event source " + source + " not synced or not watching")));
+        return reasons;
     }
 
     /** Stops sweeping, reclaiming and reconciling; a reconcile under way finishes. */

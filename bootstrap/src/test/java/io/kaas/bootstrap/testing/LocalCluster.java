@@ -51,6 +51,7 @@ public final class LocalCluster implements AutoCloseable {
                         .append(String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size())));
             }
             run(dir, "stop", dir.toString());
+            new LocalCluster(dir, base, "").keepLogs();
             throw new IllegalStateException(logs.toString(), e);
         }
     }
@@ -82,6 +83,11 @@ public final class LocalCluster implements AutoCloseable {
     /** Where the development API server listens (plain HTTP, namespace {@code default}), for a Kubernetes client. */
     public String apiServerUrl() {
         return "http://127.0.0.1:" + (basePort + 300);
+    }
+
+    /** The kubeconfig {@code dev/cluster.sh} wrote for the development API server, for kubectl. */
+    public Path kubeconfig() {
+        return dir.resolve("kubeconfig");
     }
 
     /** The volume every broker shares. */
@@ -208,12 +214,13 @@ public final class LocalCluster implements AutoCloseable {
 
     /**
      * A base port below Linux's ephemeral range (32768 and up, where other tests' sockets land) whose
-     * every port the cluster uses (Kafka, heartbeat and health per broker, the API server) is free now.
+     * every port the cluster uses (Kafka, heartbeat and health per broker, the API server, the operator's probes) is
+     * free now.
      */
     private static int freePortBlock(int brokers) {
         for (int attempt = 0; attempt < 50; attempt++) {
             int base = 20_000 + (int) (Math.random() * 12) * 1_000;
-            boolean free = free(base + 300);
+            boolean free = free(base + 300) && free(base + 301);
             for (int id = 0; id < brokers && free; id++) {
                 free = free(base + id) && free(base + 100 + id) && free(base + 200 + id);
             }
@@ -232,7 +239,8 @@ public final class LocalCluster implements AutoCloseable {
         }
     }
 
-    private static Path repositoryRoot() {
+    /** The repository's root directory (where {@code dev/cluster.sh} is). */
+    public static Path repositoryRoot() {
         Path dir = Path.of("").toAbsolutePath();
         while (dir != null && !Files.exists(dir.resolve("dev/cluster.sh"))) {
             dir = dir.getParent();

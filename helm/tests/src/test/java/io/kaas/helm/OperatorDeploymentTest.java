@@ -1,9 +1,12 @@
 package io.kaas.helm;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import org.junit.jupiter.api.Test;
 
@@ -62,6 +65,39 @@ class OperatorDeploymentTest {
                 assertThat(volume.getEmptyDir()).isNotNull();
             });
         });
+    }
+
+    @Test
+    void readinessIsReadyzAndLivenessIsHealthzOnTheOperatorsHealthPort() {
+        Container operator = operator(enabled().render().get(Deployment.class, "kaas-operator"));
+        ContainerPort health = operator.getPorts().stream().filter(port -> port.getName().equals("health"))
+                .findFirst().orElseThrow();
+
+        assertThat(health.getContainerPort()).isEqualTo(8081);
+        assertThat(Env.of(operator).value("KAAS_OPERATOR_HEALTH_PORT")).isEqualTo("8081");
+        assertThat(operator.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
+        assertThat(operator.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/healthz");
+        for (Probe probe : new Probe[] {operator.getReadinessProbe(), operator.getLivenessProbe()}) {
+            assertThat(probe.getHttpGet().getPort().getStrVal()).isEqualTo("health");
+            assertThat(probe.getPeriodSeconds()).isPositive();
+            assertThat(probe.getTimeoutSeconds()).isPositive();
+            assertThat(probe.getFailureThreshold()).isPositive();
+        }
+    }
+
+    @Test
+    void aMovedHealthPortAndProbeTimingsComeFromValues() {
+        Container operator = operator(enabled()
+                .set("operator.healthPort", 9181)
+                .set("operator.livenessProbe.failureThreshold", 9)
+                .set("operator.readinessProbe.periodSeconds", 4)
+                .render().get(Deployment.class, "kaas-operator"));
+
+        assertThat(operator.getPorts()).extracting(ContainerPort::getName, ContainerPort::getContainerPort)
+                .containsExactly(tuple("health", 9181));
+        assertThat(Env.of(operator).value("KAAS_OPERATOR_HEALTH_PORT")).isEqualTo("9181");
+        assertThat(operator.getLivenessProbe().getFailureThreshold()).isEqualTo(9);
+        assertThat(operator.getReadinessProbe().getPeriodSeconds()).isEqualTo(4);
     }
 
     private static Chart enabled() {

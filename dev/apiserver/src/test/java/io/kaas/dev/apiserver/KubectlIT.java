@@ -1,16 +1,17 @@
 package io.kaas.dev.apiserver;
 
+import static io.kaas.dev.apiserver.testing.Kubectl.table;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.kaas.dev.apiserver.testing.Kubectl;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
@@ -219,12 +220,6 @@ class KubectlIT {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    /** kubectl's table output as cells: columns are separated by at least two spaces. */
-    private static List<List<String>> table(String output) {
-        return output.lines().filter(line -> !line.isBlank()).map(line -> Arrays.asList(line.trim().split("\\s{2,}")))
-                .toList();
     }
 
     private static List<List<String>> rows(Kubectl.Background watch, String name) {

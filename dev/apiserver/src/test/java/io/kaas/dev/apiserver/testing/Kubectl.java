@@ -1,4 +1,4 @@
-package io.kaas.dev.apiserver;
+package io.kaas.dev.apiserver.testing;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -16,22 +17,23 @@ import java.util.stream.Stream;
 
 /**
  * The real kubectl binary, run against one kubeconfig with its own HOME (so its discovery cache is this test's own).
+ * Shared with the cluster tests of the bootstrap module through this module's test-jar.
  */
-final class Kubectl {
+public final class Kubectl {
     private static final long TIMEOUT_SECONDS = 60;
 
     private final Path binary;
     private final Path kubeconfig;
     private final Path home;
 
-    Kubectl(Path binary, Path kubeconfig, Path home) {
+    public Kubectl(Path binary, Path kubeconfig, Path home) {
         this.binary = binary;
         this.kubeconfig = kubeconfig;
         this.home = home;
     }
 
     /** kubectl from {@code -Dkaas.kubectl}, {@code $KUBECTL}, the PATH, /usr/bin or /usr/local/bin, if any. */
-    static Optional<Path> find() {
+    public static Optional<Path> find() {
         List<Path> candidates = new ArrayList<>();
         Stream.of(System.getProperty("kaas.kubectl"), System.getenv("KUBECTL")).filter(p -> p != null && !p.isBlank())
                 .map(Path::of).forEach(candidates::add);
@@ -48,7 +50,7 @@ final class Kubectl {
         return candidates.stream().filter(p -> Files.isRegularFile(p) && Files.isExecutable(p)).findFirst();
     }
 
-    record Result(int exitCode, String stdout, String stderr) {
+    public record Result(int exitCode, String stdout, String stderr) {
         /** The exit code and both outputs, for failure messages. */
         @Override
         public String toString() {
@@ -57,7 +59,7 @@ final class Kubectl {
     }
 
     /** Runs {@code kubectl args...} to completion. */
-    Result run(String... args) {
+    public Result run(String... args) {
         Process process = start(args);
         try {
             if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
@@ -76,8 +78,14 @@ final class Kubectl {
         }
     }
 
+    /** kubectl's table output as cells: columns are separated by at least two spaces. */
+    public static List<List<String>> table(String output) {
+        return output.lines().filter(line -> !line.isBlank()).map(line -> Arrays.asList(line.trim().split("\\s{2,}")))
+                .toList();
+    }
+
     /** Runs {@code kubectl args...} in the background; its standard output lines collect as they come. */
-    Background background(String... args) {
+    public Background background(String... args) {
         return new Background(start(args));
     }
 
@@ -96,7 +104,7 @@ final class Kubectl {
     }
 
     /** A kubectl still running (a watch, a wait), read line by line. */
-    static final class Background implements AutoCloseable {
+    public static final class Background implements AutoCloseable {
         private final Process process;
         private final List<String> lines = new CopyOnWriteArrayList<>();
         private final StringBuilder errors = new StringBuilder();
@@ -115,17 +123,17 @@ final class Kubectl {
             err.start();
         }
 
-        List<String> lines() {
+        public List<String> lines() {
             return List.copyOf(lines);
         }
 
-        String errors() {
+        public String errors() {
             synchronized (errors) {
                 return errors.toString();
             }
         }
 
-        Process process() {
+        public Process process() {
             return process;
         }
 
