@@ -5,6 +5,7 @@ import io.kaas.adapter.wire.handler.AddOffsetsToTxnHandler;
 import io.kaas.adapter.wire.handler.AddPartitionsToTxnHandler;
 import io.kaas.adapter.wire.handler.AlterConfigsHandler;
 import io.kaas.adapter.wire.handler.AlterPartitionReassignmentsHandler;
+import io.kaas.adapter.wire.handler.AlterUserScramCredentialsHandler;
 import io.kaas.adapter.wire.handler.CreatePartitionsHandler;
 import io.kaas.adapter.wire.handler.CreateTopicsHandler;
 import io.kaas.adapter.wire.handler.DeleteGroupsHandler;
@@ -16,6 +17,7 @@ import io.kaas.adapter.wire.handler.DescribeGroupsHandler;
 import io.kaas.adapter.wire.handler.DescribeLogDirsHandler;
 import io.kaas.adapter.wire.handler.DescribeProducersHandler;
 import io.kaas.adapter.wire.handler.DescribeTransactionsHandler;
+import io.kaas.adapter.wire.handler.DescribeUserScramCredentialsHandler;
 import io.kaas.adapter.wire.handler.ElectLeadersHandler;
 import io.kaas.adapter.wire.handler.EndTxnHandler;
 import io.kaas.adapter.wire.handler.FetchHandler;
@@ -34,6 +36,8 @@ import io.kaas.adapter.wire.handler.OffsetCommitHandler;
 import io.kaas.adapter.wire.handler.OffsetDeleteHandler;
 import io.kaas.adapter.wire.handler.OffsetFetchHandler;
 import io.kaas.adapter.wire.handler.ProduceHandler;
+import io.kaas.adapter.wire.handler.SaslAuthenticateHandler;
+import io.kaas.adapter.wire.handler.SaslHandshakeHandler;
 import io.kaas.adapter.wire.handler.SyncGroupHandler;
 import io.kaas.adapter.wire.handler.TxnOffsetCommitHandler;
 import io.kaas.adapter.wire.handler.WriteTxnMarkersHandler;
@@ -47,6 +51,8 @@ import org.apache.kafka.common.protocol.ApiKeys;
  * ZooKeeper in Apache; v9 adds KIP-848 fields) the handler says what it does. The transaction APIs
  * serve Apache's full ranges too, AddPartitionsToTxn v4 (the broker-to-broker verification form)
  * and WriteTxnMarkers (the coordinator-to-leader API) included, with Apache's receiver semantics.
+ * SaslHandshake and SaslAuthenticate are here for ApiVersions and for the connections that need no
+ * handshake; the exchange itself runs in the SASL listeners' pre-authentication gate.
  * {@code docs/api-matrix.md} is generated from this table.
  */
 public final class KafkaApis {
@@ -91,6 +97,12 @@ public final class KafkaApis {
                 .serve(ApiKeys.DESCRIBE_PRODUCERS, 0, 0, new DescribeProducersHandler(uc.producerStates()))
                 .serve(ApiKeys.DESCRIBE_TRANSACTIONS, 0, 0, new DescribeTransactionsHandler(uc.transactions()))
                 .serve(ApiKeys.LIST_TRANSACTIONS, 0, 0, new ListTransactionsHandler(uc.transactions()))
+                .serve(ApiKeys.SASL_HANDSHAKE, 0, 1, new SaslHandshakeHandler())
+                .serve(ApiKeys.SASL_AUTHENTICATE, 0, 2, new SaslAuthenticateHandler())
+                .serve(ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS, 0, 0,
+                        new DescribeUserScramCredentialsHandler(uc.scramCredentials()))
+                .serveBlocking(ApiKeys.ALTER_USER_SCRAM_CREDENTIALS, 0, 0,
+                        new AlterUserScramCredentialsHandler(uc.scramCredentials()))
                 .build();
     }
 }
