@@ -45,6 +45,7 @@ import io.kaas.application.port.out.ProducerIdBlockStore;
 import io.kaas.application.port.out.TopicStore;
 import io.kaas.application.port.out.TransactionVerifier;
 import io.kaas.application.produce.ProduceService;
+import io.kaas.application.quota.ClientQuotaService;
 import io.kaas.application.producer.ProducerIdService;
 import io.kaas.application.topic.ClusterTopicAdmin;
 import io.kaas.application.topic.ConfigService;
@@ -246,7 +247,8 @@ public final class KaasBroker implements AutoCloseable {
                     transactions.producers(),
                     new PartitionLeadershipService(topics, cluster),
                     // In a cluster the operator writes credentials.json from KafkaUsers: alterations are refused there.
-                    new UserScramCredentialService(credentials, !clustered));
+                    new UserScramCredentialService(credentials, !clustered),
+                    new ClientQuotaService(credentials));
             server = KafkaServer.start(wire, listeners(config, useCases, new SaslAuthenticator(credentials), boundPorts),
                     io);
             health = startHealth(config, topics, server, runtime, codec);

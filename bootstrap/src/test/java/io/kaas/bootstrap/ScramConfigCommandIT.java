@@ -23,12 +23,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class ScramConfigCommandIT {
     private static final String TOOL = "kafka.admin.ConfigCommand";
-    private static final String LISTENERS = "["
-            + "{\"name\":\"plain\",\"port\":0,\"type\":\"internal\",\"tls\":false,\"authentication\":{\"type\":\"none\"}},"
-            + "{\"name\":\"authed\",\"port\":0,\"type\":\"internal\",\"tls\":false,\"authentication\":{\"type\":\"scram-sha-512\"}}]";
-
     @RegisterExtension
-    static final KaasBrokerExtension KAAS = KaasBrokerExtension.create().withEnv("KAAS_LISTENERS", LISTENERS);
+    static final KaasBrokerExtension KAAS = KaasBrokerExtension.create().withEnv("KAAS_LISTENERS", listeners(0, 0));
 
     static ApacheTool tools;
 
@@ -48,7 +44,7 @@ class ScramConfigCommandIT {
         assertThat(authenticates("dave", "dave-secret")).isTrue();
 
         EmbeddedKaas kaas = KAAS.kaas();
-        kaas.restart();
+        kaas.restart(Map.of("KAAS_LISTENERS", listeners(kaas.port(), kaas.broker().port("authed")))); // same ports
         assertThat(configs("--describe", "--entity-type", "users", "--entity-name", "dave"))
                 .as("durable in credentials.json").contains("SCRAM-SHA-512=iterations=8192");
         assertThat(authenticates("dave", "dave-secret")).isTrue();
@@ -57,6 +53,12 @@ class ScramConfigCommandIT {
                 .contains("Completed updating config for user dave.");
         assertThat(configs("--describe", "--entity-type", "users", "--entity-name", "dave"))
                 .doesNotContain("SCRAM-SHA-512=iterations");
+    }
+
+    private static String listeners(int plainPort, int authedPort) {
+        return "[{\"name\":\"plain\",\"port\":" + plainPort + ",\"type\":\"internal\",\"tls\":false,"
+                + "\"authentication\":{\"type\":\"none\"}},{\"name\":\"authed\",\"port\":" + authedPort
+                + ",\"type\":\"internal\",\"tls\":false,\"authentication\":{\"type\":\"scram-sha-512\"}}]";
     }
 
     private static boolean authenticates(String user, String password) throws Exception {

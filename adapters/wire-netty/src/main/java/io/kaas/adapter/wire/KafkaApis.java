@@ -11,6 +11,7 @@ import io.kaas.adapter.wire.handler.CreateTopicsHandler;
 import io.kaas.adapter.wire.handler.DeleteGroupsHandler;
 import io.kaas.adapter.wire.handler.DeleteRecordsHandler;
 import io.kaas.adapter.wire.handler.DeleteTopicsHandler;
+import io.kaas.adapter.wire.handler.DescribeClientQuotasHandler;
 import io.kaas.adapter.wire.handler.DescribeClusterHandler;
 import io.kaas.adapter.wire.handler.DescribeConfigsHandler;
 import io.kaas.adapter.wire.handler.DescribeGroupsHandler;
@@ -99,6 +100,7 @@ public final class KafkaApis {
                 .serve(ApiKeys.LIST_TRANSACTIONS, 0, 0, new ListTransactionsHandler(uc.transactions()))
                 .serve(ApiKeys.SASL_HANDSHAKE, 0, 1, new SaslHandshakeHandler())
                 .serve(ApiKeys.SASL_AUTHENTICATE, 0, 2, new SaslAuthenticateHandler())
+                .serve(ApiKeys.DESCRIBE_CLIENT_QUOTAS, 0, 1, new DescribeClientQuotasHandler(uc.quotas()))
                 .serve(ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS, 0, 0,
                         new DescribeUserScramCredentialsHandler(uc.scramCredentials()))
                 .serveBlocking(ApiKeys.ALTER_USER_SCRAM_CREDENTIALS, 0, 0,

@@ -1,5 +1,6 @@
 package io.kaas.adapter.wire;
 
+import io.kaas.application.port.in.ClientQuotasUseCase;
 import io.kaas.application.port.in.ClusterUseCase;
 import io.kaas.application.port.in.ConfigUseCase;
 import io.kaas.application.port.in.DeleteRecordsUseCase;
@@ -23,7 +24,8 @@ public record UseCases(ProduceUseCase produce, FetchUseCase fetch, ListOffsetsUs
                        ProducerIdUseCase producerIds, DeleteRecordsUseCase deleteRecords, ConfigUseCase configs,
                        LogDirsUseCase logDirs, GroupCoordinator groups, TransactionCoordinator transactions,
                        WriteTxnMarkersUseCase txnMarkers, DescribeProducersUseCase producerStates,
-                       PartitionLeadershipUseCase leadership, UserScramCredentialsUseCase scramCredentials) {
+                       PartitionLeadershipUseCase leadership, UserScramCredentialsUseCase scramCredentials,
+                       ClientQuotasUseCase quotas) {
 
     /**
      * The same use cases with the cluster as one listener advertises it: Metadata, FindCoordinator and
@@ -31,6 +33,6 @@ public record UseCases(ProduceUseCase produce, FetchUseCase fetch, ListOffsetsUs
      */
     public UseCases withCluster(ClusterUseCase listenerCluster) {
         return new UseCases(produce, fetch, listOffsets, metadata, topics, listenerCluster, producerIds, deleteRecords,
-                configs, logDirs, groups, transactions, txnMarkers, producerStates, leadership, scramCredentials);
+                configs, logDirs, groups, transactions, txnMarkers, producerStates, leadership, scramCredentials, quotas);
     }
 }

@@ -26,6 +26,7 @@ import io.kaas.application.memory.InMemoryTopicStore;
 import io.kaas.application.memory.InMemoryTransactionStateStore;
 import io.kaas.application.port.in.TopicAdminUseCase;
 import io.kaas.application.produce.ProduceService;
+import io.kaas.application.quota.ClientQuotaService;
 import io.kaas.application.producer.ProducerIdService;
 import io.kaas.application.topic.ConfigService;
 import io.kaas.application.topic.DeleteRecordsService;
@@ -117,7 +118,8 @@ public final class InMemoryBroker {
                 transactions.markers(),
                 transactions.producers(),
                 new PartitionLeadershipService(topics, cluster),
-                new UserScramCredentialService(credentials, true));
+                new UserScramCredentialService(credentials, true),
+                new ClientQuotaService(credentials));
     }
 
     /** The users SCRAM and PLAIN exchanges verify against, as the credentials file would hold them. */
