@@ -85,11 +85,6 @@ public record BrokerConfig(String bindHost, int port, List<ListenerConfig> liste
         explicitlySet = Set.copyOf(explicitlySet);
     }
 
-    /** Whether any listener authenticates its clients. */
-    public boolean authenticates() {
-        return listeners.stream().anyMatch(l -> !l.saslMechanisms().isEmpty());
-    }
-
     /** Where partition logs and metadata live. */
     public enum Storage { DISK, MEMORY }
 

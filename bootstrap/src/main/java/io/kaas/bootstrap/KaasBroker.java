@@ -249,7 +249,7 @@ public final class KaasBroker implements AutoCloseable {
                     // In a cluster the operator writes credentials.json from KafkaUsers: alterations are refused there.
                     new UserScramCredentialService(credentials, !clustered),
                     new ClientQuotaService(credentials));
-            server = KafkaServer.start(wire, listeners(config, useCases, new SaslAuthenticator(credentials), boundPorts),
+            server = KafkaServer.start(wire, listeners(config, useCases, new SaslAuthenticator(credentials, new ScramNonces()), boundPorts),
                     io);
             health = startHealth(config, topics, server, runtime, codec);
             KafkaServer listening = server;

@@ -19,7 +19,7 @@ public final class KaasMain {
 
     public static void main(String[] args) throws InterruptedException {
         if (args.length > 0) {
-            System.exit(UserCommand.run(List.of(args), System.getenv(), System.out, System.err));
+            System.exit(UserCommand.run(List.of(args), System.getenv(), LOG::info, LOG::error));
             return;
         }
         BrokerConfig config;

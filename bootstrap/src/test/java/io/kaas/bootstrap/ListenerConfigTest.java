@@ -22,7 +22,7 @@ class ListenerConfigTest {
 
         assertThat(config.listeners()).containsExactly(new ListenerConfig("plain", 19092, false, false, Authentication.NONE));
         assertThat(config.port()).isEqualTo(19092);
-        assertThat(config.authenticates()).isFalse();
+        assertThat(config.listeners().get(0).saslMechanisms()).isEmpty();
     }
 
     @Test
@@ -34,7 +34,6 @@ class ListenerConfigTest {
                 new ListenerConfig("authed", 9095, false, false, Authentication.SCRAM_SHA_512));
         assertThat(config.port()).isEqualTo(9092);
         assertThat(config.listeners().get(1).saslMechanisms()).containsExactly(SaslMechanism.SCRAM_SHA_512);
-        assertThat(config.authenticates()).isTrue();
     }
 
     @Test

@@ -5,29 +5,26 @@ import io.kaas.domain.security.PlainServerExchange;
 import io.kaas.domain.security.SaslMechanism;
 import io.kaas.domain.security.SaslServerExchange;
 import io.kaas.domain.security.ScramServerExchange;
-import java.math.BigInteger;
-import java.security.SecureRandom;
+import java.util.function.Supplier;
 
 /** Starts SCRAM and PLAIN exchanges against the cached credentials, each SCRAM one with a fresh server nonce. */
 public final class SaslAuthenticator implements SaslAuthenticationUseCase {
-    private static final int NONCE_BITS = 130;
-
     private final CredentialCache credentials;
-    private final SecureRandom random = new SecureRandom();
+    private final Supplier<String> serverNonces;
 
-    public SaslAuthenticator(CredentialCache credentials) {
+    /**
+     * @param serverNonces a fresh unpredictable nonce per call (RFC 5802: printable ASCII without commas); the
+     *                     composition root draws them from a SecureRandom, tests from a counter
+     */
+    public SaslAuthenticator(CredentialCache credentials, Supplier<String> serverNonces) {
         this.credentials = credentials;
+        this.serverNonces = serverNonces;
     }
 
     @Override
     public SaslServerExchange start(SaslMechanism mechanism) {
         return mechanism.scram()
-                .<SaslServerExchange>map(scram -> new ScramServerExchange(scram, credentials.current(), nonce()))
+                .<SaslServerExchange>map(scram -> new ScramServerExchange(scram, credentials.current(), serverNonces.get()))
                 .orElseGet(() -> new PlainServerExchange(credentials.current()));
-    }
-
-    /** As Apache's ScramFormatter: 130 random bits in base 36, printable and comma-free as RFC 5802 wants. */
-    private String nonce() {
-        return new BigInteger(NONCE_BITS, random).toString(Character.MAX_RADIX);
     }
 }

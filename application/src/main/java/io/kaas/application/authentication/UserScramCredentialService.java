@@ -143,12 +143,12 @@ public final class UserScramCredentialService implements UserScramCredentialsUse
     }
 
     /**
-     * Sets one user's credential from a password, as {@code ./kaas user add} does: a fresh random
-     * salt, {@code iterations} rounds. File I/O.
+     * Sets one user's credential from a password, as {@code ./kaas user add} does. File I/O.
      *
-     * @throws IllegalArgumentException for an empty name or password or too few or too many iterations
+     * @param salt a fresh random salt (drawn by the caller: the core has no randomness of its own)
+     * @throws IllegalArgumentException for an empty name, password or salt, or too few or too many iterations
      */
-    public void setPassword(String user, ScramMechanism mechanism, String password, int iterations) {
+    public void setPassword(String user, ScramMechanism mechanism, String password, byte[] salt, int iterations) {
         Outcome invalid = validateName(user, Optional.of(mechanism));
         if (invalid == null) {
             invalid = validateIterations(iterations);
@@ -156,10 +156,13 @@ public final class UserScramCredentialService implements UserScramCredentialsUse
         if (invalid == null && password.isEmpty()) {
             invalid = new Outcome(KafkaError.UNACCEPTABLE_CREDENTIAL, "Password must not be empty");
         }
+        if (invalid == null && salt.length == 0) {
+            invalid = new Outcome(KafkaError.UNACCEPTABLE_CREDENTIAL, "Salt must not be empty");
+        }
         if (invalid != null) {
             throw new IllegalArgumentException(invalid.message());
         }
-        ScramCredential credential = ScramCredential.derive(mechanism, password, iterations);
+        ScramCredential credential = ScramCredential.derive(mechanism, password, salt, iterations);
         credentials.update(current -> current.with(current.user(user)
                 .orElseGet(() -> new StoredUser(user, Map.of(), null)).withScram(mechanism, credential)));
     }

@@ -10,6 +10,7 @@ import io.kaas.domain.security.ScramMechanism;
 import io.kaas.domain.security.StoredUser;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import java.nio.charset.StandardCharsets;
 
 class CredentialCacheTest {
     private final InMemoryCredentialStore store = new InMemoryCredentialStore();
@@ -66,6 +67,7 @@ class CredentialCacheTest {
 
     private static StoredUser alice() {
         return new StoredUser("alice", Map.of(ScramMechanism.SCRAM_SHA_512,
-                ScramCredential.derive(ScramMechanism.SCRAM_SHA_512, "s3cret", 4096)), null);
+                ScramCredential.derive(ScramMechanism.SCRAM_SHA_512, "s3cret", "salt".getBytes(StandardCharsets.UTF_8),
+                        4096)), null);
     }
 }

@@ -117,19 +117,21 @@ class UserScramCredentialServiceTest {
     }
 
     @Test
-    void settingAPasswordDerivesAFreshSaltedCredentialAndRefusesWeakInput() {
-        service.setPassword("alice", ScramMechanism.SCRAM_SHA_256, "s3cret", 4096);
-        service.setPassword("alice", ScramMechanism.SCRAM_SHA_512, "other", 8192);
+    void settingAPasswordDerivesTheSaltedCredentialAndRefusesWeakInput() {
+        service.setPassword("alice", ScramMechanism.SCRAM_SHA_256, "s3cret", SALT, 4096);
+        service.setPassword("alice", ScramMechanism.SCRAM_SHA_512, "other", SALT, 8192);
 
         assertThat(store.read().user("alice").orElseThrow().scram(ScramMechanism.SCRAM_SHA_256).orElseThrow()
                 .matches(ScramMechanism.SCRAM_SHA_256, "s3cret")).isTrue();
         assertThat(service.describe(List.of("alice")).get(0).credentials()).containsExactly(
                 new CredentialInfo(ScramMechanism.SCRAM_SHA_256, 4096),
                 new CredentialInfo(ScramMechanism.SCRAM_SHA_512, 8192));
-        assertThatThrownBy(() -> service.setPassword("bob", ScramMechanism.SCRAM_SHA_512, "pw", 100))
+        assertThatThrownBy(() -> service.setPassword("bob", ScramMechanism.SCRAM_SHA_512, "pw", SALT, 100))
                 .hasMessage("Too few iterations");
-        assertThatThrownBy(() -> service.setPassword("bob", ScramMechanism.SCRAM_SHA_512, "", 4096))
+        assertThatThrownBy(() -> service.setPassword("bob", ScramMechanism.SCRAM_SHA_512, "", SALT, 4096))
                 .hasMessage("Password must not be empty");
+        assertThatThrownBy(() -> service.setPassword("bob", ScramMechanism.SCRAM_SHA_512, "pw", new byte[0], 4096))
+                .hasMessage("Salt must not be empty");
     }
 
     private static Upsertion upsert(String user, Optional<ScramMechanism> mechanism, String password, int iterations) {

@@ -3,7 +3,6 @@ package io.kaas.domain.security;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
-import java.security.SecureRandom;
 import java.util.Arrays;
 import javax.crypto.Mac;
 import javax.crypto.SecretKeyFactory;
@@ -18,8 +17,6 @@ import javax.crypto.spec.SecretKeySpec;
  * derived here verify the same password.
  */
 public record ScramCredential(byte[] salt, byte[] storedKey, byte[] serverKey, int iterations) {
-    private static final SecureRandom RANDOM = new SecureRandom();
-    private static final int SALT_BYTES = 32;
 
     public ScramCredential {
         salt = salt.clone();
@@ -42,13 +39,10 @@ public record ScramCredential(byte[] salt, byte[] storedKey, byte[] serverKey, i
         return serverKey.clone();
     }
 
-    /** Derives a credential for {@code password} with a fresh random salt. */
-    public static ScramCredential derive(ScramMechanism mechanism, String password, int iterations) {
-        byte[] salt = new byte[SALT_BYTES];
-        RANDOM.nextBytes(salt);
-        return derive(mechanism, password, salt, iterations);
-    }
-
+    /**
+     * Derives the credential for {@code password}. The salt comes from the caller (a fresh random one
+     * per credential, drawn outside the deterministic core).
+     */
     public static ScramCredential derive(ScramMechanism mechanism, String password, byte[] salt, int iterations) {
         return fromSaltedPassword(mechanism, saltedPassword(mechanism, password, salt, iterations), salt, iterations);
     }

@@ -10,9 +10,9 @@ import org.junit.jupiter.api.Test;
 class PlainServerExchangeTest {
     private static final Credentials USERS = Credentials.EMPTY
             .with(new StoredUser("alice", Map.of(ScramMechanism.SCRAM_SHA_512,
-                    ScramCredential.derive(ScramMechanism.SCRAM_SHA_512, "s3cret", 4096)), null))
+                    ScramCredential.derive(ScramMechanism.SCRAM_SHA_512, "s3cret", "salt".getBytes(StandardCharsets.UTF_8), 4096)), null))
             .with(new StoredUser("bob", Map.of(ScramMechanism.SCRAM_SHA_256,
-                    ScramCredential.derive(ScramMechanism.SCRAM_SHA_256, "hunter2", 4096)), null));
+                    ScramCredential.derive(ScramMechanism.SCRAM_SHA_256, "hunter2", "salt".getBytes(StandardCharsets.UTF_8), 4096)), null));
 
     @Test
     void theRightPasswordAuthenticatesAgainstEitherStoredScramCredential() {

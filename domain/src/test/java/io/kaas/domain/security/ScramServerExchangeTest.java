@@ -117,7 +117,7 @@ class ScramServerExchangeTest {
     void escapedSaslNamesAreDecodedAndBadEscapesRefused() {
         ScramTestClient client = new ScramTestClient(ScramMechanism.SCRAM_SHA_512, "a,b=c", "pw", "");
         Credentials users = credentials("a,b=c", ScramMechanism.SCRAM_SHA_512,
-                ScramCredential.derive(ScramMechanism.SCRAM_SHA_512, "pw", 4096));
+                ScramCredential.derive(ScramMechanism.SCRAM_SHA_512, "pw", "salt".getBytes(StandardCharsets.UTF_8), 4096));
         ScramServerExchange server = new ScramServerExchange(ScramMechanism.SCRAM_SHA_512, users, "s");
         server.evaluate(client.finalMessage(server.evaluate(client.first())));
         assertThat(server.authenticatedUser()).isEqualTo("a,b=c");
@@ -129,7 +129,7 @@ class ScramServerExchangeTest {
     @Test
     void aStoredCredentialBelowTheIterationFloorIsNotUsed() {
         Credentials weak = credentials("alice", ScramMechanism.SCRAM_SHA_512,
-                ScramCredential.derive(ScramMechanism.SCRAM_SHA_512, "s3cret", 1024));
+                ScramCredential.derive(ScramMechanism.SCRAM_SHA_512, "s3cret", "salt".getBytes(StandardCharsets.UTF_8), 1024));
         ScramTestClient client = new ScramTestClient(ScramMechanism.SCRAM_SHA_512, "alice", "s3cret", "");
 
         assertThatThrownBy(() -> new ScramServerExchange(ScramMechanism.SCRAM_SHA_512, weak, "n").evaluate(client.first()))
@@ -145,7 +145,7 @@ class ScramServerExchangeTest {
 
     private static Credentials alice() {
         return credentials("alice", ScramMechanism.SCRAM_SHA_512,
-                ScramCredential.derive(ScramMechanism.SCRAM_SHA_512, "s3cret", 4096));
+                ScramCredential.derive(ScramMechanism.SCRAM_SHA_512, "s3cret", "salt".getBytes(StandardCharsets.UTF_8), 4096));
     }
 
     static Credentials credentials(String user, ScramMechanism mechanism, ScramCredential credential) {

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class JsonSecurityStoresTest {
+    private static final byte[] SALT = "salt".getBytes(StandardCharsets.UTF_8);
     @TempDir
     Path dir;
 
@@ -39,8 +40,8 @@ class JsonSecurityStoresTest {
     void credentialsRoundTripUnderMechanismNamesAndApacheQuotaNames() throws Exception {
         JsonCredentialStore store = new JsonCredentialStore(new DataLayout(dir), files());
         StoredUser alice = new StoredUser("alice", Map.of(
-                ScramMechanism.SCRAM_SHA_512, ScramCredential.derive(ScramMechanism.SCRAM_SHA_512, "a", 4096),
-                ScramMechanism.SCRAM_SHA_256, ScramCredential.derive(ScramMechanism.SCRAM_SHA_256, "a", 8192)),
+                ScramMechanism.SCRAM_SHA_512, ScramCredential.derive(ScramMechanism.SCRAM_SHA_512, "a", SALT, 4096),
+                ScramMechanism.SCRAM_SHA_256, ScramCredential.derive(ScramMechanism.SCRAM_SHA_256, "a", SALT, 8192)),
                 new UserQuotas(1_048_576L, null, 25.0));
         StoredUser tlsUser = new StoredUser("CN=app", Map.of(), null);
 

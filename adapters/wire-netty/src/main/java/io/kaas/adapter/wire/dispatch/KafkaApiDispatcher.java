@@ -135,7 +135,7 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
     private void dispatch(ChannelHandlerContext ctx, KafkaRequest request) {
         SaslServerAuthenticator.Admission admission = sasl == null || sasl.isComplete() ? null
                 : sasl.admit(request, String.valueOf(ctx.channel().remoteAddress()));
-        if (admission != null && admission.answer().isEmpty() && admission.thenClose()) {
+        if (admission != null && admission.closesUnanswered()) {
             request.frame().release();
             close(ctx);
             return;

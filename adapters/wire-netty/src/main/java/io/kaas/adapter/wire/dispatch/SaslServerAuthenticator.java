@@ -67,7 +67,10 @@ public final class SaslServerAuthenticator {
         this.authentication = authentication;
     }
 
-    /** What becomes of a request on a connection that has not authenticated yet. */
+    /**
+     * What becomes of a request on a connection that has not authenticated yet: dispatched to the
+     * registry (no answer, no close), answered here (then maybe closed), or closed unanswered.
+     */
     public record Admission(Optional<AbstractResponse> answer, boolean thenClose) {
         static final Admission DISPATCH = new Admission(Optional.empty(), false);
         static final Admission CLOSE = new Admission(Optional.empty(), true);
@@ -80,9 +83,9 @@ public final class SaslServerAuthenticator {
             return new Admission(Optional.of(response), true);
         }
 
-        /** The request goes to the registry like any other. */
-        public boolean dispatches() {
-            return answer.isEmpty() && !thenClose;
+        /** The connection closes at once, the request unanswered. */
+        public boolean closesUnanswered() {
+            return answer.isEmpty() && thenClose;
         }
     }
 

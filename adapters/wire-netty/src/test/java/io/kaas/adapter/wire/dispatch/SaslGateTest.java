@@ -39,6 +39,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /** The pre-authentication gate of a SASL listener's connection, state by state, against Apache's behaviour. */
 @ExtendWith(NettyLeakDetection.class)
 class SaslGateTest {
+    private static final byte[] SALT = "salt".getBytes(StandardCharsets.UTF_8);
     private static final String GENERIC_FAILURE =
             "Authentication failed during authentication due to invalid credentials with SASL mechanism SCRAM-SHA-512";
 
@@ -49,7 +50,7 @@ class SaslGateTest {
 
     SaslGateTest() {
         UserScramCredentialService users = new UserScramCredentialService(broker.credentials(), true);
-        users.setPassword("alice", ScramMechanism.SCRAM_SHA_512, "s3cret", 4096);
+        users.setPassword("alice", ScramMechanism.SCRAM_SHA_512, "s3cret", SALT, 4096);
         ApiRegistry registry = ApiRegistry.builder()
                 .serve(ApiKeys.METADATA, 0, 12, (context, request) -> {
                     metadataPrincipals.add(context.principal());
@@ -59,7 +60,7 @@ class SaslGateTest {
                 .serve(ApiKeys.SASL_AUTHENTICATE, 0, 2, broker.registry().entries().get(ApiKeys.SASL_AUTHENTICATE).handler())
                 .build();
         wire = new WireChannel(registry, new SaslServerAuthenticator(
-                List.of(SaslMechanism.SCRAM_SHA_512, SaslMechanism.PLAIN), new SaslAuthenticator(broker.credentials())));
+                List.of(SaslMechanism.SCRAM_SHA_512, SaslMechanism.PLAIN), new SaslAuthenticator(broker.credentials(), () -> "servernonce")));
     }
 
     @AfterEach
