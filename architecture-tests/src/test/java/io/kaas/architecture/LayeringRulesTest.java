@@ -19,8 +19,8 @@ class LayeringRulesTest {
     @ArchTest
     static final ArchRule domainIsPureJdk = classes().that().resideInAPackage("io.kaas.domain..")
             .should().onlyDependOnClassesThat().resideInAnyPackage("io.kaas.domain..", "java..", "javax.crypto..")
-            .because("the domain is pure, deterministic logic with no dependencies (the JDK's HMAC and PBKDF2 are "
-                    + "pure functions SCRAM needs)");
+            .because("the domain is pure, deterministic logic with no dependencies (the JDK's HMAC and PBKDF2, which "
+                    + "SCRAM's math needs, are pure functions)");
 
     @ArchTest
     static final ArchRule onlyTheWireSpeaksKafkaClients = noClasses().that().resideOutsideOfPackage("io.kaas.adapter.wire..")

@@ -22,7 +22,10 @@ import java.util.function.Function;
  * is reported at once, naming the variable and what it accepts.
  *
  * @param bindHost          {@code KAAS_BIND_HOST}: address the Kafka listener binds (127.0.0.1)
- * @param port              {@code KAAS_PORT}: the listener's port (9092; 0 for an ephemeral one)
+ * @param port              {@code KAAS_PORT}: the primary (first) listener's port (9092; 0 for an ephemeral one); with
+ *                          {@code KAAS_LISTENERS} the first listener's port, which {@code KAAS_PORT} must then equal if set
+ * @param listeners         {@code KAAS_LISTENERS}: the client listeners (see {@link ListenerConfig}); without it one
+ *                          plaintext listener without authentication on {@code KAAS_PORT}
  * @param healthPort        {@code KAAS_HEALTH_PORT}: {@code /healthz} and {@code /readyz}, on the bind host (8080; 0 for
  *                          an ephemeral one)
  * @param advertisedHost    {@code KAAS_ADVERTISED_HOST}: host clients are told to connect to (the bind host)
@@ -72,7 +75,7 @@ import java.util.function.Function;
  * @param testHooks         {@code KAAS_TEST_HOOKS} (false): lets tests wedge the broker on purpose, through
  *                          {@code POST /debug/wedge?ms=N} on the health port; never set it in production
  */
-public record BrokerConfig(String bindHost, int port, int healthPort, String advertisedHost, Storage storage, Path dataDir,
+public record BrokerConfig(String bindHost, int port, List<ListenerConfig> listeners, int healthPort, String advertisedHost, Storage storage, Path dataDir,
                            int brokerId, Optional<String> rack, Optional<String> clusterId, boolean autoCreateTopics,
                            int defaultPartitions,
                            int messageMaxBytes, int maxFrameBytes, int ioThreads, int socketSendBufferBytes,
@@ -83,6 +86,7 @@ public record BrokerConfig(String bindHost, int port, int healthPort, String adv
                            AuthorizationSettings authorization, boolean testHooks, Set<String> explicitlySet) {
 
     public BrokerConfig {
+        listeners = List.copyOf(listeners);
         explicitlySet = Set.copyOf(explicitlySet);
     }
 
@@ -93,9 +97,12 @@ public record BrokerConfig(String bindHost, int port, int healthPort, String adv
         Reader r = new Reader(env);
         String bindHost = r.string("KAAS_BIND_HOST", "127.0.0.1");
         Optional<ClusterSettings> cluster = clusterSettings(r);
+        int port = r.integer("KAAS_PORT", 9092, 0, 65535);
+        List<ListenerConfig> listeners = listeners(env, r, port);
         BrokerConfig config = new BrokerConfig(
                 bindHost,
-                r.integer("KAAS_PORT", 9092, 0, 65535),
+                listeners.get(0).port(),
+                listeners,
                 r.integer("KAAS_HEALTH_PORT", 8080, 0, 65535),
                 r.string("KAAS_ADVERTISED_HOST", cluster.map(ClusterSettings::podHost).orElse(bindHost)),
                 r.parse("KAAS_STORAGE", Storage.DISK, "disk or memory",
@@ -165,6 +172,13 @@ public record BrokerConfig(String bindHost, int port, int healthPort, String adv
             r.problem("KAAS_PORT and KAAS_HEARTBEAT_PORT must be fixed ports in a cluster: the other brokers and the clients "
                     + "find them in the headless Service's endpoints");
         }
+        if (cluster.isPresent()) {
+            config.listeners().stream().skip(1).filter(l -> l.port() == 0).forEach(l -> r.problem("listener " + l.name()
+                    + ": port 0 in a cluster; every broker must serve a listener on the same fixed port"));
+        }
+        if (config.healthPort() != 0 && config.listeners().stream().anyMatch(l -> l.port() == config.healthPort())) {
+            r.problem("KAAS_HEALTH_PORT=" + config.healthPort() + " is also a listener's port");
+        }
         if (cluster.isPresent() && config.storage() != Storage.DISK) {
             r.problem("KAAS_STORAGE=memory: a cluster's brokers share one volume; use disk storage with MY_POD_NAME set");
         }
@@ -231,6 +245,27 @@ public record BrokerConfig(String bindHost, int port, int healthPort, String adv
     /** Whether the environment set {@code variable} (to something not blank). */
     public boolean isSet(String variable) {
         return explicitlySet.contains(variable);
+    }
+
+    /**
+     * {@code KAAS_LISTENERS} when set (then {@code KAAS_PORT}, if also set, must be the first
+     * listener's port, as the chart renders them), else one plaintext listener on {@code KAAS_PORT}.
+     */
+    private static List<ListenerConfig> listeners(Map<String, String> env, Reader r, int port) {
+        String json = env.get("KAAS_LISTENERS");
+        if (json == null || json.isBlank()) {
+            return List.of(ListenerConfig.plaintext(port));
+        }
+        List<ListenerConfig> listeners = ListenerConfig.parse(json, r::problem);
+        if (listeners.isEmpty()) {
+            return List.of(ListenerConfig.plaintext(port));
+        }
+        String portVariable = env.get("KAAS_PORT");
+        if (portVariable != null && !portVariable.isBlank() && port != listeners.get(0).port()) {
+            r.problem("KAAS_PORT=" + portVariable.trim() + " differs from the port of the first listener in KAAS_LISTENERS ("
+                    + listeners.get(0).name() + ", " + listeners.get(0).port() + "); the first listener is the primary one");
+        }
+        return listeners;
     }
 
     /** Parses variables, collecting every problem instead of stopping at the first. */

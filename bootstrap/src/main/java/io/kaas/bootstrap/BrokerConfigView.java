@@ -6,8 +6,10 @@ import io.kaas.domain.config.ConfigType;
 import io.kaas.domain.txn.TxnSlots;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * The broker's configuration under Apache Kafka's broker-config names, for DescribeConfigs: each
@@ -34,12 +36,13 @@ final class BrokerConfigView {
             new Row("node.id", ConfigType.INT, BrokerConfig::brokerId,
                     "This node's id: the broker id, as kaas has no separate controller nodes (KAAS_BROKER_ID).",
                     "KAAS_BROKER_ID"),
-            new Row("listeners", ConfigType.STRING, c -> PLAINTEXT + c.bindHost() + ":" + c.port(),
-                    "The listener kaas binds (KAAS_BIND_HOST, KAAS_PORT; port 0 binds an ephemeral port).",
-                    "KAAS_BIND_HOST", "KAAS_PORT"),
-            new Row("advertised.listeners", ConfigType.STRING, c -> PLAINTEXT + c.advertisedHost() + ":" + c.port(),
-                    "The address clients are told to connect to (KAAS_ADVERTISED_HOST, KAAS_PORT).",
-                    "KAAS_ADVERTISED_HOST", "KAAS_BIND_HOST", "KAAS_PORT"),
+            new Row("listeners", ConfigType.STRING, c -> listeners(c, c.bindHost()),
+                    "The listeners kaas binds (KAAS_BIND_HOST, KAAS_PORT or KAAS_LISTENERS; port 0 binds an ephemeral"
+                            + " port).", "KAAS_BIND_HOST", "KAAS_PORT", "KAAS_LISTENERS"),
+            new Row("advertised.listeners", ConfigType.STRING, c -> listeners(c, c.advertisedHost()),
+                    "The addresses clients are told to connect to, each on the listener they came in on"
+                            + " (KAAS_ADVERTISED_HOST, KAAS_PORT or KAAS_LISTENERS).",
+                    "KAAS_ADVERTISED_HOST", "KAAS_BIND_HOST", "KAAS_PORT", "KAAS_LISTENERS"),
             new Row("log.dirs", ConfigType.STRING, BrokerConfigView::logDir,
                     "Where partition logs live: the data directory (KAAS_DATA_DIR), or " + MemoryLogEngine.LOG_DIR
                             + " with KAAS_STORAGE=memory.", "KAAS_DATA_DIR", "KAAS_STORAGE"),
@@ -147,5 +150,18 @@ final class BrokerConfigView {
     private static String logDir(BrokerConfig config) {
         return config.storage() == BrokerConfig.Storage.MEMORY ? MemoryLogEngine.LOG_DIR
                 : config.dataDir().toAbsolutePath().toString();
+    }
+
+    /**
+     * Apache's {@code NAME://host:port} list: the one listener without {@code KAAS_LISTENERS} is
+     * PLAINTEXT, as before; declared ones carry their names, upper-cased as Apache writes them.
+     */
+    private static String listeners(BrokerConfig config, String host) {
+        if (config.listeners().size() == 1 && config.listeners().get(0).name().equals(ListenerConfig.DEFAULT_NAME)) {
+            return PLAINTEXT + host + ":" + config.port();
+        }
+        return config.listeners().stream()
+                .map(l -> l.name().toUpperCase(Locale.ROOT).replace('-', '_') + "://" + host + ":" + l.port())
+                .collect(Collectors.joining(","));
     }
 }

@@ -5,6 +5,7 @@ import io.kaas.adapter.fs.DataDirectoryLock;
 import io.kaas.adapter.fs.DataLayout;
 import io.kaas.adapter.fs.JacksonCodec;
 import io.kaas.adapter.fs.JsonAclStore;
+import io.kaas.adapter.fs.JsonCredentialStore;
 import io.kaas.adapter.fs.JsonFiles;
 import io.kaas.adapter.fs.JsonMarkerQueue;
 import io.kaas.adapter.fs.JsonOffsetStore;
@@ -18,12 +19,17 @@ import io.kaas.adapter.wire.AccessControl;
 import io.kaas.adapter.wire.KafkaApis;
 import io.kaas.adapter.wire.KafkaServer;
 import io.kaas.adapter.wire.UseCases;
+import io.kaas.adapter.wire.WireListener;
 import io.kaas.adapter.wire.WireSettings;
 import io.kaas.adapter.wire.dispatch.ConnectionLimits;
+import io.kaas.application.authentication.CredentialCache;
+import io.kaas.application.authentication.SaslAuthenticator;
+import io.kaas.application.authentication.UserScramCredentialService;
 import io.kaas.application.authorization.AclAdminService;
 import io.kaas.application.authorization.AclAuthorizer;
 import io.kaas.application.authorization.StoredAclWriter;
 import io.kaas.application.cluster.BrokerSettings;
+import io.kaas.application.cluster.ListenerCluster;
 import io.kaas.application.cluster.MetadataService;
 import io.kaas.application.cluster.PartitionLeadershipService;
 import io.kaas.application.cluster.StandaloneCluster;
@@ -46,6 +52,7 @@ import io.kaas.application.port.out.ProducerIdBlockStore;
 import io.kaas.application.port.out.TopicStore;
 import io.kaas.application.port.out.TransactionVerifier;
 import io.kaas.application.produce.ProduceService;
+import io.kaas.application.quota.ClientQuotaService;
 import io.kaas.application.producer.ProducerIdService;
 import io.kaas.application.security.ReloadedSnapshot;
 import io.kaas.application.topic.ClusterTopicAdmin;
@@ -69,7 +76,9 @@ import io.kaas.domain.topic.TopicIds;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -86,6 +95,8 @@ public final class KaasBroker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KaasBroker.class);
     /** How long a stopping cluster broker waits for the controller to move its partitions away. */
     private static final long DRAIN_TIMEOUT_MS = 30_000;
+    /** How soon a user written to credentials.json (by {@code ./kaas user add}, the operator) can log in. */
+    private static final long CREDENTIALS_RELOAD_INTERVAL_MS = 1_000;
 
     private final BrokerConfig config;
     private final IoExecutor io;
@@ -190,7 +201,10 @@ public final class KaasBroker implements AutoCloseable {
         WireSettings wire = new WireSettings(config.bindHost(), config.port(), config.maxFrameBytes(),
                 config.ioThreads(), config.socketSendBufferBytes(), config.socketReceiveBufferBytes(),
                 config.connectionsMaxIdleMs(), ConnectionLimits.DEFAULT);
-        AtomicInteger boundPort = new AtomicInteger(config.port());
+        // Each listener's port, as bound: with port 0 (tests) it is known only once the listener is.
+        Map<String, AtomicInteger> boundPorts = new LinkedHashMap<>();
+        config.listeners().forEach(l -> boundPorts.put(l.name(), new AtomicInteger(l.port())));
+        AtomicInteger boundPort = boundPorts.get(config.listeners().get(0).name());
         ClusterUseCase cluster = runtime.map(ClusterRuntime::cluster).orElseGet(() -> new StandaloneCluster(clusterId,
                 config.brokerId(), config.advertisedHost(), boundPort::get, config.rack().orElse(null)));
         ProducerIdService producerIds = new ProducerIdService(config.brokerId(), pidStore, io);
@@ -214,16 +228,19 @@ public final class KaasBroker implements AutoCloseable {
         transactions.bindGroups(groups);
         transactions.start();
         runtime.ifPresent(r -> transactions.sweeper().watchMarkerQueue());
+        // Authentication reads users from memory; the I/O executor re-reads credentials.json every second.
+        CredentialCache credentials = CredentialCache.load(new JsonCredentialStore(layout, json))
+                .reloadEvery(CREDENTIALS_RELOAD_INTERVAL_MS, scheduler, io);
         List<Runnable> stopSequence = new ArrayList<>();
         runtime.ifPresent(r -> stopSequence.add(r::close));
-        stopSequence.addAll(List.of(transactions::close, groups::close, producerExpiry::close, retention::close,
-                engine::close, scheduler::close, io::shutdown));
+        stopSequence.addAll(List.of(credentials::close, transactions::close, groups::close, producerExpiry::close,
+                retention::close, engine::close, scheduler::close, io::shutdown));
         KafkaServer server;
         HealthServer health;
         try {
             AccessControl accessControl = accessControl(config, new JsonAclStore(layout, json), scheduler, io,
                     stopSequence);
-            server = KafkaServer.start(wire, KafkaApis.registry(new UseCases(
+            UseCases useCases = new UseCases(
                     new ProduceService(topics, clock, scheduler,
                             config.transactions().partitionVerification() ? verifier : null,
                             runtime.map(ClusterRuntime::writeFence).orElse(WriteFence.OPEN)),
@@ -240,7 +257,12 @@ public final class KaasBroker implements AutoCloseable {
                     transactions.coordinator(),
                     transactions.markers(),
                     transactions.producers(),
-                    new PartitionLeadershipService(topics, cluster)), accessControl), io);
+                    new PartitionLeadershipService(topics, cluster),
+                    // In a cluster the operator writes credentials.json from KafkaUsers: alterations are refused there.
+                    new UserScramCredentialService(credentials, !clustered),
+                    new ClientQuotaService(credentials));
+            server = KafkaServer.start(wire, listeners(config, useCases, accessControl,
+                    new SaslAuthenticator(credentials, new ScramNonces()), boundPorts), io);
             health = startHealth(config, topics, server, runtime, codec);
             KafkaServer listening = server;
             runtime.ifPresent(r -> r.start(topics, () -> listening.oldestLoopTickAgeMs() < HealthReport.WEDGED_AFTER_MS,
@@ -255,7 +277,7 @@ public final class KaasBroker implements AutoCloseable {
             stopSequence.forEach(Runnable::run);
             throw e;
         }
-        boundPort.set(server.port());
+        boundPorts.forEach((name, port) -> port.set(server.port(name)));
         return new KaasBroker(config, io, stopSequence, server, health, runtime, lock);
     }
 
@@ -278,6 +300,24 @@ public final class KaasBroker implements AutoCloseable {
         return new AccessControl(new AclAuthorizer(settings.superUsers(), acls),
                 new AclAdminService(acls, writer, acls::reload, "In a cluster ACLs are KafkaUser resources "
                         + "(spec.authorization.acls): the operator writes them to acls.json, which every broker reloads"));
+    }
+
+    /**
+     * One wire listener per configured one. The primary (first) listener advertises brokers as they
+     * registered; every other one advertises them on its own port ({@link ListenerCluster}), so a
+     * client stays on the listener it bootstrapped from.
+     */
+    private static List<WireListener> listeners(BrokerConfig config, UseCases useCases, AccessControl accessControl,
+                                                SaslAuthenticator authenticator, Map<String, AtomicInteger> boundPorts) {
+        List<WireListener> listeners = new ArrayList<>();
+        for (ListenerConfig listener : config.listeners()) {
+            boolean primary = listeners.isEmpty();
+            AtomicInteger port = boundPorts.get(listener.name());
+            UseCases advertised = primary ? useCases : useCases.withCluster(new ListenerCluster(useCases.cluster(), port::get));
+            listeners.add(new WireListener(listener.name(), listener.port(), KafkaApis.registry(advertised, accessControl),
+                    listener.saslMechanisms(), listener.saslMechanisms().isEmpty() ? null : authenticator));
+        }
+        return listeners;
     }
 
     /**
@@ -305,14 +345,24 @@ public final class KaasBroker implements AutoCloseable {
         return health.port();
     }
 
-    /** The port the Kafka listener is bound to. */
+    /** The port the primary (first) Kafka listener is bound to. */
     public int port() {
         return server.port();
     }
 
-    /** {@code host:port} for a client's {@code bootstrap.servers}. */
+    /** The port a listener of {@code KAAS_LISTENERS} is bound to. */
+    public int port(String listener) {
+        return server.port(listener);
+    }
+
+    /** {@code host:port} of the primary listener, for a client's {@code bootstrap.servers}. */
     public String bootstrapServers() {
         return config.advertisedHost() + ":" + port();
+    }
+
+    /** {@code host:port} of a listener of {@code KAAS_LISTENERS}, for a client's {@code bootstrap.servers}. */
+    public String bootstrapServers(String listener) {
+        return config.advertisedHost() + ":" + port(listener);
     }
 
     public BrokerConfig config() {

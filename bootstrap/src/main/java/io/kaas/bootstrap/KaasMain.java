@@ -1,11 +1,16 @@
 package io.kaas.bootstrap;
 
 import java.net.BindException;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** {@code java -jar kaas.jar}: a standalone broker configured from the environment; stops on SIGTERM/Ctrl-C. */
+/**
+ * {@code java -jar kaas.jar}: a standalone broker configured from the environment; stops on
+ * SIGTERM/Ctrl-C. With arguments it runs a command and exits instead: {@code user add} (see
+ * {@link UserCommand}).
+ */
 public final class KaasMain {
     private static final Logger LOG = LoggerFactory.getLogger(KaasMain.class);
 
@@ -13,6 +18,10 @@ public final class KaasMain {
     }
 
     public static void main(String[] args) throws InterruptedException {
+        if (args.length > 0) {
+            System.exit(UserCommand.run(List.of(args), System.getenv(), LOG::info, LOG::error));
+            return;
+        }
         BrokerConfig config;
         try {
             config = BrokerConfig.fromEnvironment(System.getenv());
@@ -41,6 +50,11 @@ public final class KaasMain {
         LOG.info("kaas broker {} listening on {}:{} (advertised as {}), storage {}{}", config.brokerId(),
                 config.bindHost(), broker.port(), broker.bootstrapServers(), config.storage().name().toLowerCase(),
                 config.storage() == BrokerConfig.Storage.DISK ? " in " + config.dataDir().toAbsolutePath() : "");
+        for (ListenerConfig listener : config.listeners()) {
+            LOG.info("listener {} on port {}: {}", listener.name(), broker.port(listener.name()),
+                    listener.saslMechanisms().isEmpty() ? "plaintext, no authentication"
+                            : "SASL_PLAINTEXT " + listener.saslMechanisms());
+        }
         stopped.await();
     }
 }

@@ -3,31 +3,25 @@ package io.kaas.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.kaas.bootstrap.testing.ApacheTool;
 import io.kaas.bootstrap.testing.EmbeddedKaas;
 import io.kaas.bootstrap.testing.KaasBrokerExtension;
 import io.kaas.bootstrap.testing.PollingConsumer;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Apache Kafka 3.7's own {@code kafka-consumer-groups} ({@code kafka.admin.ConsumerGroupCommand},
- * from the jars {@code ../shared/tools/peer-kafka.sh} resolves) against the broker, in a separate
- * JVM as an operator runs it. Where that script is not around, the tool cannot run and the test is
- * skipped.
+ * through {@link ApacheTool}) against the broker, in a separate JVM as an operator runs it. Where the
+ * tools cannot be resolved the test is skipped.
  */
 class ConsumerGroupCommandIT {
     private static final String TOOL = "kafka.admin.ConsumerGroupCommand";
@@ -35,14 +29,11 @@ class ConsumerGroupCommandIT {
     @RegisterExtension
     static final KaasBrokerExtension KAAS = KaasBrokerExtension.create().withEnv(EmbeddedKaas.FAST_GROUPS);
 
-    static String classpath;
+    static ApacheTool tools;
 
     @BeforeAll
     static void start() throws Exception {
-        Optional<Path> script = peerScript();
-        Assumptions.assumeTrue(script.isPresent(), "shared/tools/peer-kafka.sh is not available");
-        classpath = run(List.of("bash", script.get().toString(), "classpath"), 300).trim();
-        Assumptions.assumeTrue(!classpath.isEmpty(), "the Kafka 3.7 tool classpath could not be resolved");
+        tools = ApacheTool.resolve();
     }
 
     @Test
@@ -93,10 +84,9 @@ class ConsumerGroupCommandIT {
     }
 
     private static String tool(String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(javaBinary(), "-cp", classpath, TOOL,
-                "--bootstrap-server", KAAS.bootstrapServers()));
+        List<String> command = new ArrayList<>(List.of("--bootstrap-server", KAAS.bootstrapServers()));
         command.addAll(List.of(args));
-        return run(command, 60);
+        return tools.run(TOOL, command);
     }
 
     /** The table rows about {@code topic} (it is the first or, after the group, the second column). */
@@ -107,34 +97,5 @@ class ConsumerGroupCommandIT {
 
     private static List<String> columns(String line) {
         return List.of(line.trim().split("\\s+"));
-    }
-
-    private static String run(List<String> command, int timeoutSeconds) throws IOException, InterruptedException {
-        Path output = Files.createTempFile("tool", ".out");
-        try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
-            if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                throw new AssertionError("timed out: " + command);
-            }
-            return Files.readString(output, StandardCharsets.UTF_8);
-        } finally {
-            Files.deleteIfExists(output);
-        }
-    }
-
-    private static String javaBinary() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    }
-
-    /** {@code shared/tools/peer-kafka.sh} beside the project (../shared from its root), looked up from here upwards. */
-    private static Optional<Path> peerScript() {
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            Path script = dir.resolve("shared/tools/peer-kafka.sh");
-            if (Files.isRegularFile(script)) {
-                return Optional.of(script);
-            }
-        }
-        return Optional.empty();
     }
 }

@@ -17,6 +17,7 @@ import javax.crypto.spec.SecretKeySpec;
  * derived here verify the same password.
  */
 public record ScramCredential(byte[] salt, byte[] storedKey, byte[] serverKey, int iterations) {
+
     public ScramCredential {
         salt = salt.clone();
         storedKey = storedKey.clone();
@@ -38,7 +39,10 @@ public record ScramCredential(byte[] salt, byte[] storedKey, byte[] serverKey, i
         return serverKey.clone();
     }
 
-    /** Derives the credential for {@code password}; the salt comes from the caller (the core has no randomness). */
+    /**
+     * Derives the credential for {@code password}. The salt comes from the caller (a fresh random one
+     * per credential, drawn outside the deterministic core).
+     */
     public static ScramCredential derive(ScramMechanism mechanism, String password, byte[] salt, int iterations) {
         return fromSaltedPassword(mechanism, saltedPassword(mechanism, password, salt, iterations), salt, iterations);
     }

@@ -17,16 +17,25 @@ class NotesTest {
         assertThat(notes).contains("kubectl -n kafka rollout status statefulset/kaas");
         assertThat(notes).contains("kaas-bootstrap.kafka.svc:9092");
         assertThat(notes).contains("--bootstrap-server kaas-bootstrap.kafka.svc:9092");
-        assertThat(notes).doesNotContain("Listeners:").doesNotContain("orphan");
+        assertThat(notes).doesNotContain("Listeners").doesNotContain("orphan").doesNotContain("WARNING");
     }
 
     @Test
-    void itSaysWhichListenerIsServedWhenSeveralAreDeclaredAndWarnsAboutTheOperatorsSweep() {
+    void itListsTheListenersWhenSeveralAreDeclaredAndWarnsAboutTheOperatorsSweep() {
         String notes = notes(install().withValuesFile(Path.of("src", "test", "resources", "values",
                 "everything.yaml")));
 
-        assertThat(notes).contains("KAAS_LISTENERS declares 2, but this broker serves only the first (plain, port 9092");
+        assertThat(notes).contains("plain: port 9092, plaintext, authentication none",
+                "authed: port 9095, plaintext, authentication scram-sha-512").doesNotContain("WARNING");
         assertThat(notes).contains("removes every topic directory");
+    }
+
+    @Test
+    void itWarnsAboutAListenerTheBrokerRefusesToStartWith() {
+        String notes = notes(install().withValuesFile(Path.of("src", "test", "resources", "values",
+                "tls-listener.yaml")));
+
+        assertThat(notes).contains("WARNING: listener external asks for TLS, which this broker does not");
     }
 
     private static InstallCommand install() {

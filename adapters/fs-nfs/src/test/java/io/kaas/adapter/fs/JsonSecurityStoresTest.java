@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class JsonSecurityStoresTest {
-    private static final byte[] SALT = "salt-of-32-bytes-salt-of-32-byte".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] SALT = "salt".getBytes(StandardCharsets.UTF_8);
     @TempDir
     Path dir;
 

@@ -5,6 +5,7 @@ import io.kaas.adapter.wire.handler.AddOffsetsToTxnHandler;
 import io.kaas.adapter.wire.handler.AddPartitionsToTxnHandler;
 import io.kaas.adapter.wire.handler.AlterConfigsHandler;
 import io.kaas.adapter.wire.handler.AlterPartitionReassignmentsHandler;
+import io.kaas.adapter.wire.handler.AlterUserScramCredentialsHandler;
 import io.kaas.adapter.wire.handler.CreateAclsHandler;
 import io.kaas.adapter.wire.handler.CreatePartitionsHandler;
 import io.kaas.adapter.wire.handler.CreateTopicsHandler;
@@ -13,12 +14,14 @@ import io.kaas.adapter.wire.handler.DeleteGroupsHandler;
 import io.kaas.adapter.wire.handler.DeleteRecordsHandler;
 import io.kaas.adapter.wire.handler.DeleteTopicsHandler;
 import io.kaas.adapter.wire.handler.DescribeAclsHandler;
+import io.kaas.adapter.wire.handler.DescribeClientQuotasHandler;
 import io.kaas.adapter.wire.handler.DescribeClusterHandler;
 import io.kaas.adapter.wire.handler.DescribeConfigsHandler;
 import io.kaas.adapter.wire.handler.DescribeGroupsHandler;
 import io.kaas.adapter.wire.handler.DescribeLogDirsHandler;
 import io.kaas.adapter.wire.handler.DescribeProducersHandler;
 import io.kaas.adapter.wire.handler.DescribeTransactionsHandler;
+import io.kaas.adapter.wire.handler.DescribeUserScramCredentialsHandler;
 import io.kaas.adapter.wire.handler.ElectLeadersHandler;
 import io.kaas.adapter.wire.handler.EndTxnHandler;
 import io.kaas.adapter.wire.handler.FetchHandler;
@@ -37,6 +40,8 @@ import io.kaas.adapter.wire.handler.OffsetCommitHandler;
 import io.kaas.adapter.wire.handler.OffsetDeleteHandler;
 import io.kaas.adapter.wire.handler.OffsetFetchHandler;
 import io.kaas.adapter.wire.handler.ProduceHandler;
+import io.kaas.adapter.wire.handler.SaslAuthenticateHandler;
+import io.kaas.adapter.wire.handler.SaslHandshakeHandler;
 import io.kaas.adapter.wire.handler.SyncGroupHandler;
 import io.kaas.adapter.wire.handler.TxnOffsetCommitHandler;
 import io.kaas.adapter.wire.handler.WriteTxnMarkersHandler;
@@ -52,6 +57,8 @@ import org.apache.kafka.common.protocol.ApiKeys;
  * serve Apache's full ranges too, AddPartitionsToTxn v4 (the broker-to-broker verification form)
  * and WriteTxnMarkers (the coordinator-to-leader API) included, with Apache's receiver semantics.
  * Every handler checks what Apache's KafkaApis checks with the {@link AccessControl}'s authorizer.
+ * SaslHandshake and SaslAuthenticate are here for ApiVersions and for the connections that need no
+ * handshake; the exchange itself runs in the SASL listeners' pre-authentication gate.
  * {@code docs/api-matrix.md} is generated from this table.
  */
 public final class KafkaApis {
@@ -109,6 +116,13 @@ public final class KafkaApis {
                 .serve(ApiKeys.DESCRIBE_PRODUCERS, 0, 0, new DescribeProducersHandler(uc.producerStates(), access))
                 .serve(ApiKeys.DESCRIBE_TRANSACTIONS, 0, 0, new DescribeTransactionsHandler(uc.transactions(), access))
                 .serve(ApiKeys.LIST_TRANSACTIONS, 0, 0, new ListTransactionsHandler(uc.transactions(), access))
+                .serve(ApiKeys.SASL_HANDSHAKE, 0, 1, new SaslHandshakeHandler())
+                .serve(ApiKeys.SASL_AUTHENTICATE, 0, 2, new SaslAuthenticateHandler())
+                .serve(ApiKeys.DESCRIBE_CLIENT_QUOTAS, 0, 1, new DescribeClientQuotasHandler(uc.quotas(), access))
+                .serve(ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS, 0, 0,
+                        new DescribeUserScramCredentialsHandler(uc.scramCredentials(), access))
+                .serveBlocking(ApiKeys.ALTER_USER_SCRAM_CREDENTIALS, 0, 0,
+                        new AlterUserScramCredentialsHandler(uc.scramCredentials(), access))
                 .build();
     }
 }

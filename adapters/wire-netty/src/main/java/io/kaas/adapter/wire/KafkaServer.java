@@ -4,6 +4,7 @@ import io.kaas.adapter.wire.codec.KafkaFrameDecoder;
 import io.kaas.adapter.wire.dispatch.ApiRegistry;
 import io.kaas.adapter.wire.dispatch.EventLoopTicks;
 import io.kaas.adapter.wire.dispatch.KafkaApiDispatcher;
+import io.kaas.adapter.wire.dispatch.SaslServerAuthenticator;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -17,13 +18,20 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The Kafka listener: a Netty server whose connections each get a frame decoder and a dispatcher. */
+/**
+ * The Kafka listeners: one server socket per listener, whose connections each get a frame decoder
+ * and a dispatcher (with the pre-authentication gate on a SASL listener); all connections share one
+ * group of event loops.
+ */
 public final class KafkaServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaServer.class);
 
@@ -34,24 +42,27 @@ public final class KafkaServer implements AutoCloseable {
     public static final String EVENT_LOOP_THREADS = "kaas-net";
     /** Name prefix of the thread accepting connections. */
     public static final String ACCEPTOR_THREADS = "kaas-accept";
+    /** The name of the one listener {@link #start(WireSettings, ApiRegistry, Executor)} binds. */
+    public static final String DEFAULT_LISTENER = "plain";
 
     /** How often each event loop notes that it runs. */
     private static final long TICK_INTERVAL_MS = 250;
 
     private final EventLoopGroup acceptor;
     private final EventLoopGroup workers;
-    private final Channel serverChannel;
+    /** The bound listeners' server channels by listener name, in declaration order. */
+    private final Map<String, Channel> serverChannels;
     private final EventLoopTicks ticks;
 
-    private KafkaServer(EventLoopGroup acceptor, EventLoopGroup workers, Channel serverChannel) {
+    private KafkaServer(EventLoopGroup acceptor, EventLoopGroup workers, Map<String, Channel> serverChannels) {
         this.acceptor = acceptor;
         this.workers = workers;
-        this.serverChannel = serverChannel;
+        this.serverChannels = serverChannels;
         this.ticks = new EventLoopTicks(workers, TICK_INTERVAL_MS);
     }
 
     /**
-     * Binds the listener.
+     * Binds one listener without authentication on {@code settings.port()}.
      *
      * @param settings         where to listen and the per-connection limits
      * @param registry         the served APIs
@@ -59,37 +70,77 @@ public final class KafkaServer implements AutoCloseable {
      */
     public static KafkaServer start(WireSettings settings, ApiRegistry registry, Executor blockingExecutor)
             throws InterruptedException {
+        return start(settings, List.of(WireListener.plaintext(DEFAULT_LISTENER, settings.port(), registry)),
+                blockingExecutor);
+    }
+
+    /**
+     * Binds every listener on {@code settings.host()}, each on its own port; their connections share
+     * the event loops. The first listener is the primary one ({@link #port()}).
+     *
+     * @param settings         the bind host and the per-connection limits ({@code settings.port()} is not used)
+     * @param listeners        the listeners, with distinct names and ports
+     * @param blockingExecutor runs the handlers of blocking APIs (admin operations that fsync), off the event loops
+     */
+    public static KafkaServer start(WireSettings settings, List<WireListener> listeners, Executor blockingExecutor)
+            throws InterruptedException {
+        if (listeners.isEmpty()) {
+            throw new IllegalArgumentException("at least one listener");
+        }
         EventLoopGroup acceptor = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory(ACCEPTOR_THREADS, true),
                 NioIoHandler.newFactory());
         EventLoopGroup workers = new MultiThreadIoEventLoopGroup(settings.ioThreads(),
                 new DefaultThreadFactory(EVENT_LOOP_THREADS, true), NioIoHandler.newFactory());
+        Map<String, Channel> bound = new LinkedHashMap<>();
         try {
-            ServerBootstrap bootstrap = socketBuffers(new ServerBootstrap(), settings)
-                    .group(acceptor, workers)
-                    .channel(NioServerSocketChannel.class)
-                    .option(ChannelOption.SO_BACKLOG, 1024)
-                    .childOption(ChannelOption.TCP_NODELAY, true)
-                    .childOption(ChannelOption.SO_KEEPALIVE, true)
-                    .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(1 << 20, 4 << 20))
-                    .childHandler(new ChannelInitializer<SocketChannel>() {
-                        @Override
-                        protected void initChannel(SocketChannel ch) {
-                            if (settings.connectionsMaxIdleMs() > 0) {
-                                ch.pipeline().addLast("idle", new IdleStateHandler(0, 0,
-                                        settings.connectionsMaxIdleMs(), TimeUnit.MILLISECONDS));
-                            }
-                            ch.pipeline().addLast("frames", new KafkaFrameDecoder(settings.maxFrameBytes()));
-                            ch.pipeline().addLast("apis", new KafkaApiDispatcher(registry, settings.limits(), blockingExecutor));
-                        }
-                    });
-            Channel channel = bootstrap.bind(settings.host(), settings.port()).sync().channel();
-            return new KafkaServer(acceptor, workers, channel);
+            for (WireListener listener : listeners) {
+                if (bound.containsKey(listener.name())) {
+                    throw new IllegalArgumentException("listener " + listener.name() + " is declared twice");
+                }
+                bound.put(listener.name(), bind(settings, listener, acceptor, workers, blockingExecutor));
+                LOG.debug("listener {} bound to port {}{}", listener.name(),
+                        ((InetSocketAddress) bound.get(listener.name()).localAddress()).getPort(),
+                        listener.authenticates() ? ", SASL " + listener.saslMechanisms() : "");
+            }
+            return new KafkaServer(acceptor, workers, bound);
         } catch (Exception e) {
             // Exception, not RuntimeException: sync() rethrows a failed bind's BindException undeclared.
+            bound.values().forEach(Channel::close);
             acceptor.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             workers.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             throw e;
         }
+    }
+
+    private static Channel bind(WireSettings settings, WireListener listener, EventLoopGroup acceptor,
+                                EventLoopGroup workers, Executor blockingExecutor) throws InterruptedException {
+        ServerBootstrap bootstrap = socketBuffers(new ServerBootstrap(), settings)
+                .group(acceptor, workers)
+                .channel(NioServerSocketChannel.class)
+                .option(ChannelOption.SO_BACKLOG, 1024)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.SO_KEEPALIVE, true)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(1 << 20, 4 << 20))
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        if (settings.connectionsMaxIdleMs() > 0) {
+                            ch.pipeline().addLast("idle", new IdleStateHandler(0, 0,
+                                    settings.connectionsMaxIdleMs(), TimeUnit.MILLISECONDS));
+                        }
+                        if (listener.authenticates()) {
+                            ch.pipeline().addLast("frames", new KafkaFrameDecoder(Math.min(settings.maxFrameBytes(),
+                                    SaslServerAuthenticator.MAX_RECEIVE_BYTES_BEFORE_AUTHENTICATION)));
+                            ch.pipeline().addLast("apis", new KafkaApiDispatcher(listener.registry(), settings.limits(),
+                                    blockingExecutor, listener.newAuthenticator(), settings.maxFrameBytes()));
+                        } else {
+                            ch.pipeline().addLast("frames", new KafkaFrameDecoder(settings.maxFrameBytes()));
+                            ch.pipeline().addLast("apis", new KafkaApiDispatcher(listener.registry(), settings.limits(),
+                                    blockingExecutor));
+                        }
+                    }
+                });
+        return bootstrap.bind(settings.host(), listener.port()).sync().channel();
     }
 
     private static ServerBootstrap socketBuffers(ServerBootstrap bootstrap, WireSettings settings) {
@@ -104,9 +155,22 @@ public final class KafkaServer implements AutoCloseable {
         return bootstrap;
     }
 
-    /** The bound port (useful when 0 asked for an ephemeral one). */
+    /** The primary (first) listener's bound port (useful when 0 asked for an ephemeral one). */
     public int port() {
-        return ((InetSocketAddress) serverChannel.localAddress()).getPort();
+        return boundPort(serverChannels.values().iterator().next());
+    }
+
+    /** A listener's bound port. */
+    public int port(String listener) {
+        Channel channel = serverChannels.get(listener);
+        if (channel == null) {
+            throw new IllegalArgumentException("no listener " + listener + " (listeners: " + serverChannels.keySet() + ")");
+        }
+        return boundPort(channel);
+    }
+
+    private static int boundPort(Channel channel) {
+        return ((InetSocketAddress) channel.localAddress()).getPort();
     }
 
     /** How long ago the most behind event loop last ran its tick: large when one is wedged. */
@@ -133,9 +197,9 @@ public final class KafkaServer implements AutoCloseable {
     @Override
     public void close() {
         ticks.close();
-        serverChannel.close().syncUninterruptibly();
+        serverChannels.values().forEach(channel -> channel.close().syncUninterruptibly());
         acceptor.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
-        LOG.debug("listener on port {} closed", port());
+        LOG.debug("listeners {} closed", serverChannels.keySet());
     }
 }

@@ -46,6 +46,7 @@ class KafkaApisTest {
         expected.put(ApiKeys.SYNC_GROUP, "0-5");
         expected.put(ApiKeys.DESCRIBE_GROUPS, "0-5");
         expected.put(ApiKeys.LIST_GROUPS, "0-4");
+        expected.put(ApiKeys.SASL_HANDSHAKE, "0-1");
         expected.put(ApiKeys.API_VERSIONS, "0-3");
         expected.put(ApiKeys.CREATE_TOPICS, "0-7");
         expected.put(ApiKeys.DELETE_TOPICS, "0-6");
@@ -62,6 +63,7 @@ class KafkaApisTest {
         expected.put(ApiKeys.DESCRIBE_CONFIGS, "0-4");
         expected.put(ApiKeys.ALTER_CONFIGS, "0-2");
         expected.put(ApiKeys.DESCRIBE_LOG_DIRS, "0-4");
+        expected.put(ApiKeys.SASL_AUTHENTICATE, "0-2");
         expected.put(ApiKeys.CREATE_PARTITIONS, "0-3");
         expected.put(ApiKeys.DELETE_GROUPS, "0-2");
         expected.put(ApiKeys.ELECT_LEADERS, "0-2");
@@ -69,6 +71,9 @@ class KafkaApisTest {
         expected.put(ApiKeys.ALTER_PARTITION_REASSIGNMENTS, "0-0");
         expected.put(ApiKeys.LIST_PARTITION_REASSIGNMENTS, "0-0");
         expected.put(ApiKeys.OFFSET_DELETE, "0-0");
+        expected.put(ApiKeys.DESCRIBE_CLIENT_QUOTAS, "0-1");
+        expected.put(ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS, "0-0");
+        expected.put(ApiKeys.ALTER_USER_SCRAM_CREDENTIALS, "0-0");
         expected.put(ApiKeys.DESCRIBE_CLUSTER, "0-1");
         expected.put(ApiKeys.DESCRIBE_PRODUCERS, "0-0");
         expected.put(ApiKeys.DESCRIBE_TRANSACTIONS, "0-0");

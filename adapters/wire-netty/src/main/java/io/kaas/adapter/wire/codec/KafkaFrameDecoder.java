@@ -17,10 +17,19 @@ public final class KafkaFrameDecoder extends ByteToMessageDecoder {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaFrameDecoder.class);
     private static final int SIZE_PREFIX = 4;
 
-    private final int maxFrameBytes;
+    private int maxFrameBytes;
     private boolean rejected;
 
     public KafkaFrameDecoder(int maxFrameBytes) {
+        this.maxFrameBytes = maxFrameBytes;
+    }
+
+    /**
+     * Changes the cap for the frames still to come: a SASL listener's connections start with
+     * Apache's lower pre-authentication cap and get the listener's own once authenticated.
+     * Event-loop confined.
+     */
+    public void limitFrames(int maxFrameBytes) {
         this.maxFrameBytes = maxFrameBytes;
     }
 
@@ -34,7 +43,8 @@ public final class KafkaFrameDecoder extends ByteToMessageDecoder {
             int size = in.getInt(in.readerIndex());
             if (size < 0 || size > maxFrameBytes) {
                 rejected = true;
-                LOG.warn("closing connection from {}: frame size {} is outside [0, {}] (socket.request.max.bytes)",
+                LOG.warn("closing connection from {}: frame size {} is outside [0, {}] (socket.request.max.bytes, or "
+                                + "sasl.server.max.receive.size before authentication)",
                         ctx.channel().remoteAddress(), size, maxFrameBytes);
                 in.skipBytes(in.readableBytes());
                 ctx.close();

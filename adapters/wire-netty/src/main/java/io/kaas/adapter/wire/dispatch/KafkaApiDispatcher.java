@@ -1,5 +1,6 @@
 package io.kaas.adapter.wire.dispatch;
 
+import io.kaas.adapter.wire.codec.KafkaFrameDecoder;
 import io.kaas.adapter.wire.codec.KafkaRequest;
 import io.kaas.adapter.wire.codec.MalformedRequestException;
 import io.kaas.adapter.wire.codec.RequestParser;
@@ -7,7 +8,10 @@ import io.kaas.adapter.wire.codec.ResponseEncoder;
 import io.kaas.adapter.wire.codec.ResponseFrame;
 import io.kaas.domain.error.KafkaException;
 import io.kaas.domain.security.KafkaPrincipal;
+import io.kaas.domain.security.SaslAuthenticationFailure;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.timeout.IdleStateEvent;
@@ -40,6 +44,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A frame that is not a served request closes the connection, as Apache's broker does; so does
  * a failed {@code acks=0} produce, since no response can carry its error.
+ *
+ * <p>On a SASL listener a {@link SaslServerAuthenticator} decides every request until the
+ * connection has authenticated (the pre-authentication gate); the principal it authenticates is
+ * the {@link RequestContext#principal()} of every later request.
  */
 public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaApiDispatcher.class);
@@ -58,15 +66,33 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
     private long inFlightBytes;
     private int unansweredNoResponse;
     private boolean closed;
+    /** Null on a listener without authentication. */
+    private final SaslServerAuthenticator sasl;
+    /** The frame cap once authenticated (the decoder holds a lower one until then on a SASL listener). */
+    private final int maxFrameBytes;
 
     /**
+     * A connection on a listener without authentication: every request is ANONYMOUS.
+     *
      * @param blockingExecutor runs the handlers the registry marks blocking, off the event loop
      */
     public KafkaApiDispatcher(ApiRegistry registry, ConnectionLimits limits, Executor blockingExecutor) {
+        this(registry, limits, blockingExecutor, null, 0);
+    }
+
+    /**
+     * A connection on a SASL listener: only what {@code sasl} admits is served until it completes.
+     *
+     * @param maxFrameBytes the frame cap to give the connection's {@link KafkaFrameDecoder} once authenticated
+     */
+    public KafkaApiDispatcher(ApiRegistry registry, ConnectionLimits limits, Executor blockingExecutor,
+                              SaslServerAuthenticator sasl, int maxFrameBytes) {
         this.registry = registry;
         this.parser = new RequestParser(registry::serves);
         this.limits = limits;
         this.blockingExecutor = blockingExecutor;
+        this.sasl = sasl;
+        this.maxFrameBytes = maxFrameBytes;
     }
 
     @Override
@@ -74,6 +100,10 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
         ByteBuf frame = (ByteBuf) msg;
         if (closed) {
             frame.release();
+            return;
+        }
+        if (sasl != null && sasl.expectsBareToken()) {
+            bareToken(ctx, frame);
             return;
         }
         KafkaRequest request;
@@ -103,9 +133,17 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
     }
 
     private void dispatch(ChannelHandlerContext ctx, KafkaRequest request) {
+        SaslServerAuthenticator.Admission admission = sasl == null || sasl.isComplete() ? null
+                : sasl.admit(request, String.valueOf(ctx.channel().remoteAddress()));
+        if (admission != null && admission.closesUnanswered()) {
+            request.frame().release();
+            close(ctx);
+            return;
+        }
         AbstractRequest body = request.body();
         boolean answered = !(body instanceof ProduceRequest produce && produce.acks() == 0);
         Slot slot = new Slot(request, answered, request.frame().readableBytes());
+        slot.closeAfterAnswer = admission != null && admission.thenClose();
         uncompleted.add(slot);
         if (answered) {
             inFlight.addLast(slot);
@@ -117,8 +155,13 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
 
         CompletionStage<? extends AbstractResponse> stage;
         RequestContext context = new RequestContext(request.header(), ctx.channel().remoteAddress(), ctx.executor(),
-                KafkaPrincipal.ANONYMOUS);
-        if (request.unsupportedVersion()) {
+                sasl == null ? KafkaPrincipal.ANONYMOUS : sasl.principal());
+        if (admission != null && admission.answer().isPresent()) {
+            stage = CompletableFuture.completedFuture(admission.answer().get());
+            if (sasl.isComplete()) {
+                ctx.pipeline().get(KafkaFrameDecoder.class).limitFrames(maxFrameBytes);
+            }
+        } else if (request.unsupportedVersion()) {
             stage = CompletableFuture.completedFuture(body.getErrorResponse(0, Errors.UNSUPPORTED_VERSION.exception()));
         } else if (registry.isBlocking(body.apiKey())) {
             blockingRunning = slot;
@@ -183,13 +226,44 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
         }
         boolean wrote = false;
         while (!inFlight.isEmpty() && inFlight.peekFirst().encoded != null) {
-            inFlight.pollFirst().encoded.writeTo(ctx);
+            Slot next = inFlight.pollFirst();
+            next.encoded.writeTo(ctx);
             wrote = true;
+            if (next.closeAfterAnswer) {
+                closeAfterWrites(ctx);
+                return;
+            }
         }
         if (wrote) {
             ctx.flush();
         }
         updateAutoRead(ctx);
+    }
+
+    /** A refused SASL client: its answer goes out, then the connection closes, as in Apache. */
+    private void closeAfterWrites(ChannelHandlerContext ctx) {
+        closed = true;
+        ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    /**
+     * A bare SASL token after a v0 SaslHandshake (pre-KIP-152 framing): answered with a bare
+     * size-prefixed token; a failed step closes the connection without an answer, as in Apache.
+     */
+    private void bareToken(ChannelHandlerContext ctx, ByteBuf frame) {
+        byte[] answer;
+        try {
+            answer = sasl.evaluateBareToken(frame.nioBuffer(), String.valueOf(ctx.channel().remoteAddress()));
+        } catch (SaslAuthenticationFailure e) {
+            close(ctx);
+            return;
+        } finally {
+            frame.release();
+        }
+        if (sasl.isComplete()) {
+            ctx.pipeline().get(KafkaFrameDecoder.class).limitFrames(maxFrameBytes);
+        }
+        ctx.writeAndFlush(ctx.alloc().buffer(Integer.BYTES + answer.length).writeInt(answer.length).writeBytes(answer));
     }
 
     /**
@@ -310,6 +384,8 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
         final boolean answered;
         final int frameBytes;
         ResponseFrame encoded;
+        /** The SASL gate refused the connection: close once this answer is written. */
+        boolean closeAfterAnswer;
 
         Slot(KafkaRequest request, boolean answered, int frameBytes) {
             this.request = request;

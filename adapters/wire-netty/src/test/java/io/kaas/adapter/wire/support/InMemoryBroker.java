@@ -3,6 +3,8 @@ package io.kaas.adapter.wire.support;
 import io.kaas.adapter.wire.KafkaApis;
 import io.kaas.adapter.wire.UseCases;
 import io.kaas.adapter.wire.dispatch.ApiRegistry;
+import io.kaas.application.authentication.CredentialCache;
+import io.kaas.application.authentication.UserScramCredentialService;
 import io.kaas.application.cluster.BrokerSettings;
 import io.kaas.application.cluster.MetadataService;
 import io.kaas.application.cluster.PartitionLeadershipService;
@@ -15,6 +17,7 @@ import io.kaas.application.fetch.FetchService;
 import io.kaas.application.fetch.ListOffsetsService;
 import io.kaas.application.group.GroupCoordinatorService;
 import io.kaas.application.log.MemoryLogEngine;
+import io.kaas.application.memory.InMemoryCredentialStore;
 import io.kaas.application.memory.InMemoryMarkerQueue;
 import io.kaas.application.memory.InMemoryOffsetStore;
 import io.kaas.application.memory.InMemoryProducerFenceLog;
@@ -23,6 +26,7 @@ import io.kaas.application.memory.InMemoryTopicStore;
 import io.kaas.application.memory.InMemoryTransactionStateStore;
 import io.kaas.application.port.in.TopicAdminUseCase;
 import io.kaas.application.produce.ProduceService;
+import io.kaas.application.quota.ClientQuotaService;
 import io.kaas.application.producer.ProducerIdService;
 import io.kaas.application.topic.ConfigService;
 import io.kaas.application.topic.DeleteRecordsService;
@@ -66,6 +70,7 @@ public final class InMemoryBroker {
     private final BrokerConfigs brokerConfigs;
     private final TransactionServices transactions;
     private final UseCases useCases;
+    private final CredentialCache credentials = CredentialCache.load(new InMemoryCredentialStore());
 
     public InMemoryBroker() {
         this(true);
@@ -121,7 +126,14 @@ public final class InMemoryBroker {
                 transactions.coordinator(),
                 transactions.markers(),
                 transactions.producers(),
-                new PartitionLeadershipService(topics, cluster));
+                new PartitionLeadershipService(topics, cluster),
+                new UserScramCredentialService(credentials, true),
+                new ClientQuotaService(credentials));
+    }
+
+    /** The users SCRAM and PLAIN exchanges verify against, as the credentials file would hold them. */
+    public CredentialCache credentials() {
+        return credentials;
     }
 
     public BrokerConfigs brokerConfigs() {

@@ -7,6 +7,7 @@ import io.kaas.adapter.wire.codec.KafkaFrameDecoder;
 import io.kaas.adapter.wire.dispatch.ApiRegistry;
 import io.kaas.adapter.wire.dispatch.ConnectionLimits;
 import io.kaas.adapter.wire.dispatch.KafkaApiDispatcher;
+import io.kaas.adapter.wire.dispatch.SaslServerAuthenticator;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.util.ReferenceCountUtil;
@@ -41,6 +42,15 @@ public final class WireChannel implements AutoCloseable {
         channel.config().setAllocator(allocator);
         channel.pipeline().addLast("frames", new KafkaFrameDecoder(WireSettings.DEFAULT_MAX_FRAME_BYTES));
         channel.pipeline().addLast("apis", new KafkaApiDispatcher(registry, limits, blockingExecutor));
+    }
+
+    /** A connection on a SASL listener: the gate of {@code authenticator} stands before {@code registry}. */
+    public WireChannel(ApiRegistry registry, SaslServerAuthenticator authenticator) {
+        channel.config().setAllocator(allocator);
+        channel.pipeline().addLast("frames",
+                new KafkaFrameDecoder(SaslServerAuthenticator.MAX_RECEIVE_BYTES_BEFORE_AUTHENTICATION));
+        channel.pipeline().addLast("apis", new KafkaApiDispatcher(registry, ConnectionLimits.DEFAULT, Runnable::run,
+                authenticator, WireSettings.DEFAULT_MAX_FRAME_BYTES));
     }
 
     /** Closes the channel as a client hanging up would, without the leak checks of {@link #close()}. */

@@ -1,0 +1,137 @@
+package io.kaas.bootstrap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.kaas.bootstrap.ListenerConfig.Authentication;
+import io.kaas.domain.config.BrokerConfigs;
+import io.kaas.domain.security.SaslMechanism;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** {@code KAAS_LISTENERS} as the Helm chart renders it, and every combination the broker refuses to start with. */
+class ListenerConfigTest {
+    /** The chart's default listeners with authed enabled, as {@code kaas.enabledListeners} renders them. */
+    private static final String CHART = """
+            [{"authentication":{"type":"none"},"name":"plain","port":9092,"tls":false,"type":"internal"},\
+            {"authentication":{"type":"scram-sha-512"},"name":"authed","port":9095,"tls":false,"type":"internal"}]""";
+
+    @Test
+    void withoutKaasListenersOnePlaintextListenerServesKaasPort() {
+        BrokerConfig config = BrokerConfig.fromEnvironment(Map.of("KAAS_PORT", "19092"));
+
+        assertThat(config.listeners()).containsExactly(new ListenerConfig("plain", 19092, false, false, Authentication.NONE));
+        assertThat(config.port()).isEqualTo(19092);
+        assertThat(config.listeners().get(0).saslMechanisms()).isEmpty();
+    }
+
+    @Test
+    void theChartsListenersParseAndTheFirstIsThePrimaryOne() {
+        BrokerConfig config = BrokerConfig.fromEnvironment(Map.of("KAAS_PORT", "9092", "KAAS_LISTENERS", CHART));
+
+        assertThat(config.listeners()).containsExactly(
+                new ListenerConfig("plain", 9092, false, false, Authentication.NONE),
+                new ListenerConfig("authed", 9095, false, false, Authentication.SCRAM_SHA_512));
+        assertThat(config.port()).isEqualTo(9092);
+        assertThat(config.listeners().get(1).saslMechanisms()).containsExactly(SaslMechanism.SCRAM_SHA_512);
+    }
+
+    @Test
+    void withoutKaasPortTheFirstListenersPortIsThePrimaryPortAndScramSha256IsAccepted() {
+        BrokerConfig config = BrokerConfig.fromEnvironment(Map.of("KAAS_LISTENERS",
+                "[{\"name\":\"sha256\",\"port\":9096,\"authentication\":{\"type\":\"SCRAM-SHA-256\"}}]"));
+
+        assertThat(config.port()).isEqualTo(9096);
+        assertThat(config.listeners().get(0).saslMechanisms()).containsExactly(SaslMechanism.SCRAM_SHA_256);
+        assertThat(config.listeners().get(0).external()).isFalse();
+    }
+
+    @Test
+    void plainAndOauthWithoutTlsAreRefusedBecauseTheySendReusableSecrets() {
+        assertRefused(listener("p", 9092, false, "plain"),
+                "listener p: authentication plain sends a reusable secret (the password) and needs tls: true");
+        assertRefused(listener("o", 9092, false, "oauth"),
+                "listener o: authentication oauth sends a reusable secret (a bearer token) and needs tls: true");
+    }
+
+    @Test
+    void certificateAuthenticationWithoutTlsIsRefusedUnderEitherName() {
+        assertRefused(listener("m", 9092, false, "mtls"),
+                "listener m: authentication tls identifies clients by their TLS certificate and needs tls: true");
+        assertRefused(listener("t", 9092, false, "tls"),
+                "listener t: authentication tls identifies clients by their TLS certificate and needs tls: true");
+    }
+
+    @Test
+    void tlsIsRefusedAsNotSupportedYetWhateverTheAuthentication() {
+        assertRefused(listener("external", 9093, true, "none"),
+                "listener external: tls: true is not supported yet");
+        assertRefused(listener("secure", 9093, true, "plain"), "listener secure: tls: true is not supported yet");
+        assertRefused(listener("oauth", 9096, true, "oauth"), "listener oauth: authentication oauth is not supported yet");
+    }
+
+    @Test
+    void duplicateNamesAndPortsAreRefused() {
+        assertRefused("[" + listener("a", 9092, false, "none") + "," + listener("a", 9093, false, "none") + "]",
+                "KAAS_LISTENERS: the name a is used by two listeners");
+        assertRefused("[" + listener("a", 9092, false, "none") + "," + listener("b", 9092, false, "scram-sha-512") + "]",
+                "KAAS_LISTENERS: listeners a and b both use port 9092");
+    }
+
+    @Test
+    void malformedEntriesAndUnknownTypesAreRefusedWithWhatIsAccepted() {
+        assertRefused("{\"name\":\"x\"}", "KAAS_LISTENERS: expected a JSON array of at least one listener");
+        assertRefused("[]", "KAAS_LISTENERS: expected a JSON array of at least one listener");
+        assertRefused("[{", "KAAS_LISTENERS is not JSON");
+        assertRefused("[{\"port\":9092}]", "KAAS_LISTENERS[0]: needs a name");
+        assertRefused("[{\"name\":\"x\",\"port\":70000}]", "listener x: port must be an integer from 0 to 65535");
+        assertRefused("[{\"name\":\"x\",\"port\":9092,\"type\":\"public\"}]", "listener x: type must be internal or external");
+        assertRefused(listener("x", 9092, false, "kerberos"), "listener x: authentication.type must be one of none, "
+                + "scram-sha-256, scram-sha-512, plain, oauth, tls, mtls, got kerberos");
+    }
+
+    @Test
+    void kaasPortMustBeTheFirstListenersAndClusterListenersNeedFixedPorts() {
+        assertThatThrownBy(() -> BrokerConfig.fromEnvironment(Map.of("KAAS_PORT", "9093", "KAAS_LISTENERS", CHART)))
+                .hasMessageContaining("KAAS_PORT=9093 differs from the port of the first listener in KAAS_LISTENERS "
+                        + "(plain, 9092)");
+        assertThatThrownBy(() -> BrokerConfig.fromEnvironment(Map.of("MY_POD_NAME", "kaas-0", "KAAS_LISTENERS",
+                "[" + listener("plain", 9092, false, "none") + "," + listener("authed", 0, false, "scram-sha-512") + "]")))
+                .hasMessageContaining("listener authed: port 0 in a cluster; every broker must serve a listener on the same fixed port");
+        assertThatThrownBy(() -> BrokerConfig.fromEnvironment(Map.of("KAAS_HEALTH_PORT", "9095", "KAAS_LISTENERS", CHART)))
+                .hasMessageContaining("KAAS_HEALTH_PORT=9095 is also a listener's port");
+    }
+
+    @Test
+    void everyProblemIsReportedAtOnce() {
+        String json = "[" + listener("p", 9092, false, "plain") + "," + listener("m", 9092, false, "mtls") + "]";
+
+        assertThatThrownBy(() -> BrokerConfig.fromEnvironment(Map.of("KAAS_LISTENERS", json)))
+                .hasMessageContaining("listener p: authentication plain")
+                .hasMessageContaining("listener m: authentication tls")
+                .hasMessageContaining("listeners p and m both use port 9092");
+    }
+
+    @Test
+    void describeConfigsShowsEveryListenerByName() {
+        BrokerConfig config = BrokerConfig.fromEnvironment(Map.of("KAAS_LISTENERS", CHART, "KAAS_BIND_HOST", "0.0.0.0",
+                "KAAS_ADVERTISED_HOST", "kaas.example"));
+
+        assertThat(BrokerConfigView.of(config).get("listeners").map(BrokerConfigs.Entry::value)).contains("PLAIN://0.0.0.0:9092,AUTHED://0.0.0.0:9095");
+        assertThat(BrokerConfigView.of(config).get("advertised.listeners").map(BrokerConfigs.Entry::value))
+                .contains("PLAIN://kaas.example:9092,AUTHED://kaas.example:9095");
+        assertThat(BrokerConfigView.of(BrokerConfig.fromEnvironment(Map.of())).get("listeners").map(BrokerConfigs.Entry::value))
+                .contains("PLAINTEXT://127.0.0.1:9092");
+    }
+
+    private static void assertRefused(String json, String message) {
+        String listeners = json.startsWith("{\"name\":\"") && json.contains("\"authentication\"") ? "[" + json + "]" : json;
+        assertThatThrownBy(() -> BrokerConfig.fromEnvironment(Map.of("KAAS_LISTENERS", listeners)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(message);
+    }
+
+    private static String listener(String name, int port, boolean tls, String authentication) {
+        return "{\"name\":\"" + name + "\",\"port\":" + port + ",\"type\":\"internal\",\"tls\":" + tls
+                + ",\"authentication\":{\"type\":\"" + authentication + "\"}}";
+    }
+}

@@ -1,0 +1,28 @@
+package io.kaas.domain.security;
+
+/**
+ * The server side of one SASL authentication on one connection: fed each client token in turn, it
+ * answers the next challenge until {@link #isComplete()}. A failed step throws
+ * {@link SaslAuthenticationFailure} and the exchange is over.
+ */
+public interface SaslServerExchange {
+
+    SaslMechanism mechanism();
+
+    /**
+     * Evaluates the client's next token.
+     *
+     * @return the server's answer (empty when the mechanism has nothing to say)
+     * @throws SaslAuthenticationFailure when the client is not who it claims, or breaks the mechanism's protocol
+     */
+    byte[] evaluate(byte[] clientToken);
+
+    boolean isComplete();
+
+    /**
+     * The user the client authenticated as, once complete.
+     *
+     * @throws IllegalStateException before completion
+     */
+    String authenticatedUser();
+}
