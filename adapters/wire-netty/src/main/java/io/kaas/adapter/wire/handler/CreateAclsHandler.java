@@ -12,13 +12,12 @@ import io.kaas.domain.security.AclBinding;
 import io.kaas.domain.security.AclOperation;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.apache.kafka.common.errors.InvalidRequestException;
-import org.apache.kafka.common.errors.SecurityDisabledException;
 import org.apache.kafka.common.message.CreateAclsRequestData;
 import org.apache.kafka.common.message.CreateAclsResponseData;
-import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AbstractResponse;
 import org.apache.kafka.common.requests.CreateAclsRequest;
 import org.apache.kafka.common.requests.CreateAclsResponse;
@@ -40,13 +39,10 @@ public final class CreateAclsHandler implements ApiHandler<CreateAclsRequest> {
 
     @Override
     public CompletionStage<AbstractResponse> handle(RequestContext context, CreateAclsRequest request) {
-        if (!access.cluster(context, AclOperation.ALTER)) {
-            return CompletableFuture.completedFuture(
-                    request.getErrorResponse(0, Errors.CLUSTER_AUTHORIZATION_FAILED.exception()));
-        }
-        if (!access.enabled()) {
-            return CompletableFuture.completedFuture(
-                    request.getErrorResponse(0, new SecurityDisabledException("No Authorizer is configured.")));
+        Optional<CompletionStage<AbstractResponse>> refused =
+                Refused.aclAdmin(access, context, request, AclOperation.ALTER);
+        if (refused.isPresent()) {
+            return refused.get();
         }
         List<Outcome> outcomes = new ArrayList<>();
         List<AclBinding> valid = new ArrayList<>();

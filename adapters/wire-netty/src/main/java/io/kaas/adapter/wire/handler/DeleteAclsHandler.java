@@ -10,10 +10,10 @@ import io.kaas.domain.security.AclFilter;
 import io.kaas.domain.security.AclOperation;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.apache.kafka.common.errors.InvalidRequestException;
-import org.apache.kafka.common.errors.SecurityDisabledException;
 import org.apache.kafka.common.message.DeleteAclsResponseData;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AbstractResponse;
@@ -38,13 +38,10 @@ public final class DeleteAclsHandler implements ApiHandler<DeleteAclsRequest> {
 
     @Override
     public CompletionStage<AbstractResponse> handle(RequestContext context, DeleteAclsRequest request) {
-        if (!access.cluster(context, AclOperation.ALTER)) {
-            return CompletableFuture.completedFuture(
-                    request.getErrorResponse(0, Errors.CLUSTER_AUTHORIZATION_FAILED.exception()));
-        }
-        if (!access.enabled()) {
-            return CompletableFuture.completedFuture(
-                    request.getErrorResponse(0, new SecurityDisabledException("No Authorizer is configured.")));
+        Optional<CompletionStage<AbstractResponse>> refused =
+                Refused.aclAdmin(access, context, request, AclOperation.ALTER);
+        if (refused.isPresent()) {
+            return refused.get();
         }
         List<DeleteAclsResponseData.DeleteAclsFilterResult> results = new ArrayList<>();
         List<AclFilter> valid = new ArrayList<>();

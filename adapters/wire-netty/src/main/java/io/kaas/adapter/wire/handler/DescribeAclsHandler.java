@@ -6,11 +6,10 @@ import io.kaas.adapter.wire.mapping.Access;
 import io.kaas.adapter.wire.mapping.AclMapping;
 import io.kaas.application.port.in.AclAdminUseCase;
 import io.kaas.domain.security.AclOperation;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import org.apache.kafka.common.errors.SecurityDisabledException;
 import org.apache.kafka.common.message.DescribeAclsResponseData;
-import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AbstractResponse;
 import org.apache.kafka.common.requests.DescribeAclsRequest;
 import org.apache.kafka.common.requests.DescribeAclsResponse;
@@ -31,13 +30,10 @@ public final class DescribeAclsHandler implements ApiHandler<DescribeAclsRequest
 
     @Override
     public CompletionStage<AbstractResponse> handle(RequestContext context, DescribeAclsRequest request) {
-        if (!access.cluster(context, AclOperation.DESCRIBE)) {
-            return CompletableFuture.completedFuture(
-                    request.getErrorResponse(0, Errors.CLUSTER_AUTHORIZATION_FAILED.exception()));
-        }
-        if (!access.enabled()) {
-            return CompletableFuture.completedFuture(
-                    request.getErrorResponse(0, new SecurityDisabledException("No Authorizer is configured.")));
+        Optional<CompletionStage<AbstractResponse>> refused =
+                Refused.aclAdmin(access, context, request, AclOperation.DESCRIBE);
+        if (refused.isPresent()) {
+            return refused.get();
         }
         var matching = acls.describe(AclMapping.fromWire(request.filter())).stream().map(AclMapping::toWire).toList();
         return CompletableFuture.completedFuture(new DescribeAclsResponse(new DescribeAclsResponseData()
