@@ -15,10 +15,12 @@
 #   dev/cluster.sh stop DIR                  SIGTERM every broker (each drains), the operator, then the API server
 #   dev/cluster.sh api DIR stop|start        take the API server away, or bring it back (empty: no KafkaTopic survives)
 #
-# Ports from BASE_PORT (19092): broker i listens on BASE+i (Kafka), BASE+100+i (heartbeats), BASE+200+i (health);
-# the API server on BASE+300 (with the chart's CRDs), its kubeconfig in DIR/kubeconfig; the operator's /healthz and
-# /readyz on BASE+301. Logs: DIR/broker-ID.log, DIR/operator.log, DIR/apiserver.log, DIR/endpoints.log.
-# KAAS_JAVA_OPTS and any KAAS_* variables in the environment reach every broker and the operator.
+# Ports from BASE_PORT (19092): broker i listens on BASE+i (Kafka, plaintext), BASE+100+i (heartbeats), BASE+200+i
+# (health) and BASE+400+i (Kafka, SASL_PLAINTEXT with SCRAM-SHA-512: the KafkaUsers' credentials); the API server on
+# BASE+300 (with the chart's CRDs), its kubeconfig in DIR/kubeconfig; the operator's /healthz and /readyz on BASE+301.
+# Logs: DIR/broker-ID.log, DIR/operator.log, DIR/apiserver.log, DIR/endpoints.log.
+# KAAS_JAVA_OPTS and any KAAS_* variables in the environment reach every broker and the operator (but for the ports and
+# KAAS_LISTENERS, which this script sets).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 KAAS_JAR="${KAAS_JAR:-$ROOT/bootstrap/target/kaas.jar}"
@@ -28,7 +30,7 @@ CRDS="$ROOT/helm/kaas/crds"
 NAMESPACE=default
 SERVICE=kaas-brokers
 
-usage() { sed -n '10,21p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '10,23p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 die() { echo "cluster.sh: $*" >&2; exit 1; }
 
 load() { # DIR
@@ -111,11 +113,20 @@ endpoints_loop() { # DIR
   done
 }
 
+# The chart's plain and authed listeners, each broker on its own ports: the primary plaintext one (KAAS_PORT, the
+# slice's kafka port) and the SCRAM one 400 further, as far from the primary on every broker (so peers are advertised
+# right on both).
+listeners_json() { # ID
+  printf '[{"name":"plain","port":%s,"authentication":{"type":"none"}},{"name":"authed","port":%s,"authentication":{"type":"scram-sha-512"}}]' \
+    $((BASE + $1)) $((BASE + 400 + $1))
+}
+
 start_broker() { # DIR ID
   local dir="$1" id="$2"
   env MY_POD_NAME="kaas-$id" KAAS_NAMESPACE="$NAMESPACE" KAAS_HEADLESS_SERVICE="$SERVICE" \
     KAAS_BIND_HOST=127.0.0.1 KAAS_ADVERTISED_HOST=127.0.0.1 \
     KAAS_PORT=$((BASE + id)) KAAS_HEARTBEAT_PORT=$((BASE + 100 + id)) KAAS_HEALTH_PORT=$((BASE + 200 + id)) \
+    KAAS_LISTENERS="$(listeners_json "$id")" \
     KAAS_DATA_DIR="$dir/volume" KAAS_CLUSTER_ID="$CLUSTER_ID" \
     KUBERNETES_MASTER="$(api_url)" KUBERNETES_AUTH_TRYKUBECONFIG=false KUBERNETES_AUTH_TRYSERVICEACCOUNT=false \
     KUBERNETES_NAMESPACE="$NAMESPACE" \

@@ -7,11 +7,13 @@ import java.util.OptionalInt;
 import java.util.function.IntSupplier;
 
 /**
- * The cluster as one listener advertises it: every broker at its usual host, on this listener's
- * port. Every broker runs the same listeners (one StatefulSet, one {@code KAAS_LISTENERS}), so a
- * peer's port for this listener is this broker's; brokers register only their primary listener's
- * port, which the primary listener advertises as registered. What a client gets back from Metadata,
- * FindCoordinator and DescribeCluster is thus the port it came in on, and it stays on its listener.
+ * The cluster as one listener advertises it: every broker at its usual host, on its port for this
+ * listener. Brokers register only their primary listener's port, and every broker lays its listeners
+ * out alike around it: in Kubernetes one StatefulSet runs one {@code KAAS_LISTENERS}, so every port is
+ * the same on every pod; on one machine ({@code dev/cluster.sh}) each broker's ports are its own but
+ * equally far from its primary one. A peer's port for this listener is thus its registered port
+ * shifted as far as this listener's port is from this broker's registered one. What a client gets
+ * back from Metadata, FindCoordinator and DescribeCluster is the listener it came in on, and it stays there.
  */
 public final class ListenerCluster implements ClusterUseCase {
     private final ClusterUseCase cluster;
@@ -24,7 +26,8 @@ public final class ListenerCluster implements ClusterUseCase {
     }
 
     private Broker here(Broker broker) {
-        return new Broker(broker.id(), broker.host(), port.getAsInt(), broker.rack());
+        int shift = port.getAsInt() - cluster.self().port();
+        return new Broker(broker.id(), broker.host(), broker.port() + shift, broker.rack());
     }
 
     @Override

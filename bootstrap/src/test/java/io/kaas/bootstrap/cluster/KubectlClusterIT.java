@@ -2,6 +2,7 @@ package io.kaas.bootstrap.cluster;
 
 import static io.kaas.dev.apiserver.testing.Kubectl.table;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -16,6 +17,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -25,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.IntUnaryOperator;
 import java.util.stream.IntStream;
 import java.util.stream.StreamSupport;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -33,9 +37,12 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.SaslConfigs;
+import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,7 +52,9 @@ import org.junit.jupiter.api.io.TempDir;
  * ({@code dev/cluster.sh}: the development API server, the operator jar and broker processes sharing one volume):
  * {@code examples/kafkatopic.yaml} applied is a Ready topic whose id kubectl shows and clients see, records go through
  * it, Apache's kafka-topics creates a KafkaTopic kubectl lists Ready, {@code kubectl patch} grows a topic a producer
- * then writes to, {@code examples/kafkauser.yaml} is accepted as a KafkaUser, and {@code kubectl delete} reclaims a
+ * then writes to, {@code examples/kafkauser.yaml} is a Ready KafkaUser whose generated password (from its Secret, as
+ * kubectl reads it) logs a producer and a consumer in over SCRAM-SHA-512 on the brokers' SASL listeners (a wrong one is
+ * refused), and {@code kubectl delete} reclaims a
  * topic's directory on the volume. Two brokers rather than the README's three: the same paths, one JVM less.
  */
 class KubectlClusterIT {
@@ -113,6 +122,34 @@ class KubectlClusterIT {
             assertThat(ok(kubectl, "apply", "-f", user.toString()).stdout()).contains("kafkauser.kaas.rs/orders-app created");
             assertThat(table(ok(kubectl, "get", "ku", "orders-app").stdout()).get(1))
                     .startsWith("orders-app").contains("scram-sha-512");
+            ok(kubectl, "wait", "--for=condition=Ready", "ku/orders-app", "--timeout=50s");
+            String password = new String(Base64.getDecoder().decode(ok(kubectl, "get", "secret",
+                    "orders-app-kafka-credentials", "-o", "jsonpath={.data.password}").stdout().trim()), StandardCharsets.UTF_8);
+            assertThat(password).hasSize(32);
+            Map<String, Object> ordersApp = scram(cluster.saslBootstrapServers(), "orders-app", password);
+            for (int id = 0; id < 2; id++) { // each broker re-reads credentials.json every second: retried afresh till then
+                Map<String, Object> one = scram("127.0.0.1:" + cluster.saslPort(id), "orders-app", password);
+                await("orders-app authenticates on broker " + id + ", whose Metadata advertises every broker's SASL port")
+                        .atMost(DEADLINE).ignoreExceptions().untilAsserted(() -> {
+                            try (Admin sasl = Admin.create(one)) {
+                                assertThat(sasl.describeCluster().nodes().get(10, TimeUnit.SECONDS)).extracting(Node::port)
+                                        .containsExactlyInAnyOrder(cluster.saslPort(0), cluster.saslPort(1));
+                            }
+                        });
+            }
+            List<String> authenticated = List.of("scram-1", "scram-2", "scram-3");
+            assertThat(produce(ordersApp, "orders", i -> 4, authenticated)).extracting(RecordMetadata::partition)
+                    .containsOnly(4);
+            try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(EmbeddedKaas.consumerConfig(
+                    cluster.saslBootstrapServers(), ordersApp))) {
+                assertThat(EmbeddedKaas.readAll(consumer, List.of(new TopicPartition("orders", 4)), DEADLINE)
+                        .values().stream().flatMap(List::stream).map(r -> new String(r.value(), StandardCharsets.UTF_8)))
+                        .containsExactlyElementsOf(authenticated);
+            }
+            try (Admin wrong = Admin.create(scram(cluster.saslBootstrapServers(), "orders-app", password + "x"))) {
+                assertThatThrownBy(() -> wrong.describeCluster().nodes().get(30, TimeUnit.SECONDS))
+                        .hasCauseInstanceOf(SaslAuthenticationException.class);
+            }
 
             assertThat(ok(kubectl, "delete", "kt", "orders").stdout()).contains("kafkatopic.kaas.rs \"orders\" deleted");
             await("the operator reclaims its directory").atMost(DEADLINE)
@@ -163,12 +200,22 @@ class KubectlClusterIT {
         return admin.describeConfigs(List.of(resource)).all().get(10, TimeUnit.SECONDS).get(resource).get(name).value();
     }
 
-    /** Sends {@code values} (acks=all, idempotent), the i-th to {@code partition.apply(i)}; returns the acknowledgements. */
     private static List<RecordMetadata> produce(String bootstrap, String topic, IntUnaryOperator partition,
                                                 List<String> values) throws Exception {
+        return produce(Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap), topic, partition, values);
+    }
+
+    /**
+     * Sends {@code values} (acks=all, idempotent) with {@code client}'s settings (at least its bootstrap list), the
+     * i-th to {@code partition.apply(i)}; returns the acknowledgements.
+     */
+    private static List<RecordMetadata> produce(Map<String, Object> client, String topic, IntUnaryOperator partition,
+                                                List<String> values) throws Exception {
+        Map<String, Object> settings = new HashMap<>(client);
+        settings.putAll(Map.of(ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true));
         List<Future<RecordMetadata>> pending = new ArrayList<>();
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(EmbeddedKaas.producerConfig(bootstrap, Map.of(
-                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true)))) {
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(EmbeddedKaas.producerConfig(
+                (String) client.get(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG), settings))) {
             for (int i = 0; i < values.size(); i++) {
                 pending.add(producer.send(new ProducerRecord<>(topic, partition.applyAsInt(i), null,
                         values.get(i).getBytes(StandardCharsets.UTF_8))));
@@ -180,6 +227,15 @@ class KubectlClusterIT {
             }
             return acks;
         }
+    }
+
+    /** SASL_PLAINTEXT with SCRAM-SHA-512 as {@code user}, as the Secret's sasl.jaas.config would configure it. */
+    private static Map<String, Object> scram(String bootstrap, String user, String password) {
+        return Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SASL_PLAINTEXT",
+                SaslConfigs.SASL_MECHANISM, "SCRAM-SHA-512",
+                SaslConfigs.SASL_JAAS_CONFIG, "org.apache.kafka.common.security.scram.ScramLoginModule required "
+                        + "username=\"" + user + "\" password=\"" + password + "\";");
     }
 
     private static List<String> readAll(String bootstrap, String topic, int partitions) {

@@ -65,6 +65,17 @@ public final class LocalCluster implements AutoCloseable {
         return basePort + id;
     }
 
+    /** The port of broker {@code id}'s second listener: SASL_PLAINTEXT, SCRAM-SHA-512 (the KafkaUsers' credentials). */
+    public int saslPort(int id) {
+        return basePort + 400 + id;
+    }
+
+    /** The bootstrap list of the SCRAM-SHA-512 listeners. */
+    public String saslBootstrapServers() {
+        return java.util.stream.IntStream.range(0, bootstrapServers.split(",").length)
+                .mapToObj(id -> "127.0.0.1:" + saslPort(id)).collect(java.util.stream.Collectors.joining(","));
+    }
+
     /** SIGKILLs a broker. */
     public void kill(int id) {
         run(dir, "kill", dir.toString(), Integer.toString(id));
@@ -222,7 +233,7 @@ public final class LocalCluster implements AutoCloseable {
             int base = 20_000 + (int) (Math.random() * 12) * 1_000;
             boolean free = free(base + 300) && free(base + 301);
             for (int id = 0; id < brokers && free; id++) {
-                free = free(base + id) && free(base + 100 + id) && free(base + 200 + id);
+                free = free(base + id) && free(base + 100 + id) && free(base + 200 + id) && free(base + 400 + id);
             }
             if (free) {
                 return base;
