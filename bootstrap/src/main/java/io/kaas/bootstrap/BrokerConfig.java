@@ -7,6 +7,7 @@ import io.kaas.application.log.LogConfig;
 import io.kaas.application.txn.TransactionSettings;
 import io.kaas.domain.group.GroupConfig;
 import io.kaas.domain.security.KafkaPrincipal;
+import io.kaas.domain.security.SslPrincipalMapping;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -239,7 +240,10 @@ public record BrokerConfig(String bindHost, int port, List<ListenerConfig> liste
                 AuthorizationSettings::parseSuperUsers);
         return new AuthorizationSettings(simple, superUsers,
                 r.longValue("KAAS_SECURITY_RELOAD_INTERVAL_MS", AuthorizationSettings.DEFAULT_RELOAD_INTERVAL_MS, 1,
-                        Long.MAX_VALUE));
+                        Long.MAX_VALUE),
+                r.parse("KAAS_SSL_PRINCIPAL_MAPPING_RULES", SslPrincipalMapping.DEFAULT,
+                        "Apache's ssl.principal.mapping.rules (RULE:pattern/replacement/[LU], ..., DEFAULT)",
+                        SslPrincipalMapping::parse));
     }
 
     /** Whether the environment set {@code variable} (to something not blank). */

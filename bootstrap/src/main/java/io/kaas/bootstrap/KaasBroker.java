@@ -315,7 +315,9 @@ public final class KaasBroker implements AutoCloseable {
             AtomicInteger port = boundPorts.get(listener.name());
             UseCases advertised = primary ? useCases : useCases.withCluster(new ListenerCluster(useCases.cluster(), port::get));
             listeners.add(new WireListener(listener.name(), listener.port(), KafkaApis.registry(advertised, accessControl),
-                    listener.saslMechanisms(), listener.saslMechanisms().isEmpty() ? null : authenticator));
+                    listener.saslMechanisms(), listener.saslMechanisms().isEmpty() ? null : authenticator,
+                    listener.tlsSettings().map(tls -> new WireListener.Tls(tls,
+                            config.authorization().sslPrincipalMapping())).orElse(null)));
         }
         return listeners;
     }

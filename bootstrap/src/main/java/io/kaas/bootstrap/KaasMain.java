@@ -52,8 +52,8 @@ public final class KaasMain {
                 config.storage() == BrokerConfig.Storage.DISK ? " in " + config.dataDir().toAbsolutePath() : "");
         for (ListenerConfig listener : config.listeners()) {
             LOG.info("listener {} on port {}: {}", listener.name(), broker.port(listener.name()),
-                    listener.saslMechanisms().isEmpty() ? "plaintext, no authentication"
-                            : "SASL_PLAINTEXT " + listener.saslMechanisms());
+                    listener.securityProtocol() + (listener.saslMechanisms().isEmpty() ? "" : " " + listener.saslMechanisms())
+                            + (listener.authentication() == ListenerConfig.Authentication.TLS ? ", client certificates" : ""));
         }
         stopped.await();
     }

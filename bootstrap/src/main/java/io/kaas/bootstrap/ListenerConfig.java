@@ -3,12 +3,17 @@ package io.kaas.bootstrap;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.kaas.adapter.wire.tls.TlsClientAuth;
+import io.kaas.adapter.wire.tls.TlsSettings;
 import io.kaas.domain.security.SaslMechanism;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -16,18 +21,25 @@ import java.util.function.Consumer;
  * chart renders {@code .Values.listeners}):
  * {@code [{"name":"plain","port":9092,"type":"internal","tls":false,"authentication":{"type":"none"}}, ...]}.
  * The first listener is the primary one: the port brokers register under ({@code KAAS_PORT}) and
- * the port a broker without {@code KAAS_LISTENERS} serves.
+ * the port a broker without {@code KAAS_LISTENERS} serves. A listener with {@code "tls": true} reads
+ * the optional {@code tlsConfiguration} object (docs/security-tls.md): {@code certFile}, {@code keyFile},
+ * {@code caFile} (defaults in {@code /etc/kaas/tls/<name>/}, where the chart mounts the listener's Secret),
+ * {@code clientAuth}, {@code protocols}, {@code cipherSuites}, {@code reloadIntervalSeconds},
+ * {@code handshakeTimeoutMs}.
  *
  * @param name           free-form, unique; the chart uses it as the port name
  * @param port           unique, 0 for an ephemeral one (standalone only)
  * @param external       {@code type: external} (reached through the Gateway); {@code internal} otherwise
- * @param tls            whether connections are TLS; refused at startup until TLS is built
+ * @param tlsSettings    the TLS files and policy of a {@code tls: true} listener; empty for plaintext
  * @param authentication who may connect
  */
-public record ListenerConfig(String name, int port, boolean external, boolean tls, Authentication authentication) {
+public record ListenerConfig(String name, int port, boolean external, Optional<TlsSettings> tlsSettings,
+                             Authentication authentication) {
 
     /** The listener without {@code KAAS_LISTENERS}: plaintext, no authentication. */
     static final String DEFAULT_NAME = "plain";
+    /** Where a TLS listener's files are by default: {@code <dir>/<listener name>/tls.crt}, {@code tls.key}, {@code ca.crt}. */
+    static final Path DEFAULT_TLS_DIR = Path.of("/etc/kaas/tls");
 
     /** {@code authentication.type}, with the names the chart and Strimzi use. */
     public enum Authentication {
@@ -63,6 +75,17 @@ public record ListenerConfig(String name, int port, boolean external, boolean tl
         }
     }
 
+    /** Whether connections are TLS. */
+    public boolean tls() {
+        return tlsSettings.isPresent();
+    }
+
+    /** Apache's {@code security.protocol} for this listener: PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL. */
+    public String securityProtocol() {
+        String transport = tls() ? "SSL" : "PLAINTEXT";
+        return saslMechanisms().isEmpty() ? transport : "SASL_" + transport;
+    }
+
     /** The SASL mechanisms this listener enables (its handshake's list); empty without SASL. */
     public List<SaslMechanism> saslMechanisms() {
         return switch (authentication) {
@@ -74,7 +97,7 @@ public record ListenerConfig(String name, int port, boolean external, boolean tl
     }
 
     static ListenerConfig plaintext(int port) {
-        return new ListenerConfig(DEFAULT_NAME, port, false, false, Authentication.NONE);
+        return new ListenerConfig(DEFAULT_NAME, port, false, Optional.empty(), Authentication.NONE);
     }
 
     /**
@@ -156,27 +179,100 @@ public record ListenerConfig(String name, int port, boolean external, boolean tl
                     + authentication);
             return null;
         }
-        return new ListenerConfig(name.asText(), port.asInt(), type.equals("external"), tls.asBoolean(false), auth);
+        JsonNode tlsConfiguration = node.path("tlsConfiguration");
+        if (!tls.asBoolean(false)) {
+            if (!tlsConfiguration.isMissingNode()) {
+                problems.accept(where + ": tlsConfiguration is only read with tls: true");
+                return null;
+            }
+            return new ListenerConfig(name.asText(), port.asInt(), type.equals("external"), Optional.empty(), auth);
+        }
+        TlsSettings settings = tlsSettings(where, name.asText(), tlsConfiguration, auth, problems);
+        return settings == null ? null
+                : new ListenerConfig(name.asText(), port.asInt(), type.equals("external"), Optional.of(settings), auth);
+    }
+
+    /** A TLS listener's {@code tlsConfiguration}, with the defaults docs/security-tls.md lists; null on a problem. */
+    private static TlsSettings tlsSettings(String where, String name, JsonNode config, Authentication auth,
+                                           Consumer<String> problems) {
+        if (!config.isMissingNode() && !config.isObject()) {
+            problems.accept(where + ": tlsConfiguration must be an object, got " + config);
+            return null;
+        }
+        Path dir = DEFAULT_TLS_DIR.resolve(name);
+        try {
+            TlsClientAuth clientAuth = config.has("clientAuth") ? TlsClientAuth.parse(config.get("clientAuth").asText())
+                    : auth == Authentication.TLS ? TlsClientAuth.REQUIRED : TlsClientAuth.NONE;
+            if (auth == Authentication.TLS && clientAuth != TlsClientAuth.REQUIRED) {
+                problems.accept(where + ": authentication tls identifies clients by their certificate and needs "
+                        + "clientAuth required, got " + clientAuth.configValue());
+                return null;
+            }
+            Optional<Path> caFile = config.has("caFile") ? Optional.of(Path.of(config.get("caFile").asText()))
+                    : clientAuth == TlsClientAuth.NONE ? Optional.empty() : Optional.of(dir.resolve("ca.crt"));
+            return new TlsSettings(path(config, "certFile", dir.resolve("tls.crt")),
+                    path(config, "keyFile", dir.resolve("tls.key")), caFile, clientAuth,
+                    config.has("protocols") ? strings(config.get("protocols")) : TlsSettings.DEFAULT_PROTOCOLS,
+                    config.has("cipherSuites") ? strings(config.get("cipherSuites")) : List.of(),
+                    config.has("reloadIntervalSeconds")
+                            ? Duration.ofSeconds(number(config.get("reloadIntervalSeconds"), "reloadIntervalSeconds"))
+                            : TlsSettings.DEFAULT_RELOAD_INTERVAL,
+                    config.has("handshakeTimeoutMs")
+                            ? Duration.ofMillis(number(config.get("handshakeTimeoutMs"), "handshakeTimeoutMs"))
+                            : TlsSettings.DEFAULT_HANDSHAKE_TIMEOUT);
+        } catch (IllegalArgumentException e) {
+            problems.accept(where + ": tlsConfiguration: " + e.getMessage());
+            return null;
+        }
+    }
+
+    private static Path path(JsonNode config, String field, Path fallback) {
+        JsonNode value = config.get(field);
+        if (value == null) {
+            return fallback;
+        }
+        if (!value.isTextual() || value.asText().isBlank()) {
+            throw new IllegalArgumentException(field + " must be a file path, got " + value);
+        }
+        return Path.of(value.asText());
+    }
+
+    private static List<String> strings(JsonNode array) {
+        List<String> values = new ArrayList<>();
+        if (!array.isArray()) {
+            throw new IllegalArgumentException("expected an array of strings, got " + array);
+        }
+        for (JsonNode value : array) {
+            if (!value.isTextual()) {
+                throw new IllegalArgumentException("expected an array of strings, got " + array);
+            }
+            values.add(value.asText());
+        }
+        return values;
+    }
+
+    private static long number(JsonNode value, String field) {
+        if (!value.isIntegralNumber()) {
+            throw new IllegalArgumentException(field + " must be an integer, got " + value);
+        }
+        return value.asLong();
     }
 
     /** The combinations the broker refuses, each with why. */
     private void validate(Consumer<String> problems) {
         String where = "listener " + name;
-        if (authentication == Authentication.TLS && !tls) {
+        if (authentication == Authentication.TLS && !tls()) {
             problems.accept(where + ": authentication " + authentication.names.get(0)
                     + " identifies clients by their TLS certificate and needs tls: true");
         }
-        if ((authentication == Authentication.PLAIN || authentication == Authentication.OAUTH) && !tls) {
+        if ((authentication == Authentication.PLAIN || authentication == Authentication.OAUTH) && !tls()) {
             problems.accept(where + ": authentication " + authentication.names.get(0) + " sends a reusable secret ("
                     + (authentication == Authentication.PLAIN ? "the password" : "a bearer token")
                     + ") and needs tls: true; use scram-sha-512 or scram-sha-256 on a plaintext listener");
         }
-        if (tls) {
-            problems.accept(where + ": tls: true is not supported yet (kaas serves plaintext listeners only for now)");
-        }
-        if (authentication == Authentication.OAUTH || authentication == Authentication.TLS) {
-            problems.accept(where + ": authentication " + authentication.names.get(0) + " is not supported yet "
-                    + "(supported: none, scram-sha-512, scram-sha-256" + (tls ? ", plain" : "") + ")");
+        if (authentication == Authentication.OAUTH) {
+            problems.accept(where + ": authentication oauth is not supported yet (supported: none, scram-sha-512, "
+                    + "scram-sha-256" + (tls() ? ", plain, tls (mtls)" : "") + ")");
         }
     }
 }

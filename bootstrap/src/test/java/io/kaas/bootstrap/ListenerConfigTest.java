@@ -3,10 +3,16 @@ package io.kaas.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kaas.adapter.wire.tls.TlsClientAuth;
+import io.kaas.adapter.wire.tls.TlsSettings;
 import io.kaas.bootstrap.ListenerConfig.Authentication;
 import io.kaas.domain.config.BrokerConfigs;
 import io.kaas.domain.security.SaslMechanism;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** {@code KAAS_LISTENERS} as the Helm chart renders it, and every combination the broker refuses to start with. */
@@ -20,7 +26,7 @@ class ListenerConfigTest {
     void withoutKaasListenersOnePlaintextListenerServesKaasPort() {
         BrokerConfig config = BrokerConfig.fromEnvironment(Map.of("KAAS_PORT", "19092"));
 
-        assertThat(config.listeners()).containsExactly(new ListenerConfig("plain", 19092, false, false, Authentication.NONE));
+        assertThat(config.listeners()).containsExactly(new ListenerConfig("plain", 19092, false, Optional.empty(), Authentication.NONE));
         assertThat(config.port()).isEqualTo(19092);
         assertThat(config.listeners().get(0).saslMechanisms()).isEmpty();
     }
@@ -30,8 +36,8 @@ class ListenerConfigTest {
         BrokerConfig config = BrokerConfig.fromEnvironment(Map.of("KAAS_PORT", "9092", "KAAS_LISTENERS", CHART));
 
         assertThat(config.listeners()).containsExactly(
-                new ListenerConfig("plain", 9092, false, false, Authentication.NONE),
-                new ListenerConfig("authed", 9095, false, false, Authentication.SCRAM_SHA_512));
+                new ListenerConfig("plain", 9092, false, Optional.empty(), Authentication.NONE),
+                new ListenerConfig("authed", 9095, false, Optional.empty(), Authentication.SCRAM_SHA_512));
         assertThat(config.port()).isEqualTo(9092);
         assertThat(config.listeners().get(1).saslMechanisms()).containsExactly(SaslMechanism.SCRAM_SHA_512);
     }
@@ -63,11 +69,47 @@ class ListenerConfigTest {
     }
 
     @Test
-    void tlsIsRefusedAsNotSupportedYetWhateverTheAuthentication() {
-        assertRefused(listener("external", 9093, true, "none"),
-                "listener external: tls: true is not supported yet");
-        assertRefused(listener("secure", 9093, true, "plain"), "listener secure: tls: true is not supported yet");
+    void aTlsListenerReadsItsFilesFromTheChartsMountByDefault() {
+        ListenerConfig listener = BrokerConfig.fromEnvironment(Map.of("KAAS_LISTENERS",
+                "[" + listener("secure", 9093, true, "scram-sha-512") + "]")).listeners().get(0);
+
+        assertThat(listener.tlsSettings()).contains(TlsSettings.server(Path.of("/etc/kaas/tls/secure/tls.crt"),
+                Path.of("/etc/kaas/tls/secure/tls.key")));
+        assertThat(listener.securityProtocol()).isEqualTo("SASL_SSL");
+    }
+
+    @Test
+    void mtlsRequiresClientCertificatesFromTheDefaultCaBundleAndEveryFieldCanBeSet() {
+        ListenerConfig mtls = BrokerConfig.fromEnvironment(Map.of("KAAS_LISTENERS",
+                "[" + listener("m", 9094, true, "mtls") + "]")).listeners().get(0);
+        assertThat(mtls.tlsSettings().orElseThrow().clientAuth()).isEqualTo(TlsClientAuth.REQUIRED);
+        assertThat(mtls.tlsSettings().orElseThrow().caFile()).contains(Path.of("/etc/kaas/tls/m/ca.crt"));
+        assertThat(mtls.securityProtocol()).isEqualTo("SSL");
+
+        ListenerConfig custom = BrokerConfig.fromEnvironment(Map.of("KAAS_LISTENERS", """
+                [{"name":"x","port":9093,"tls":true,"tlsConfiguration":{"certFile":"/c/crt","keyFile":"/c/key",\
+                "caFile":"/c/ca","clientAuth":"requested","protocols":["TLSv1.3"],"cipherSuites":["TLS_AES_128_GCM_SHA256"],\
+                "reloadIntervalSeconds":30,"handshakeTimeoutMs":2500}}]""")).listeners().get(0);
+        assertThat(custom.tlsSettings()).contains(new TlsSettings(Path.of("/c/crt"), Path.of("/c/key"),
+                Optional.of(Path.of("/c/ca")), TlsClientAuth.REQUESTED, List.of("TLSv1.3"),
+                List.of("TLS_AES_128_GCM_SHA256"), Duration.ofSeconds(30), Duration.ofMillis(2500)));
+    }
+
+    @Test
+    void tlsConfigurationsTheBrokerCannotHonourAreRefused() {
+        assertRefused("[{\"name\":\"m\",\"port\":1,\"tls\":true,\"authentication\":{\"type\":\"mtls\"},"
+                + "\"tlsConfiguration\":{\"clientAuth\":\"requested\"}}]",
+                "listener m: authentication tls identifies clients by their certificate and needs clientAuth required, "
+                        + "got requested");
+        assertRefused("[{\"name\":\"p\",\"port\":1,\"tlsConfiguration\":{}}]",
+                "listener p: tlsConfiguration is only read with tls: true");
+        assertRefused("[{\"name\":\"s\",\"port\":1,\"tls\":true,\"tlsConfiguration\":{\"protocols\":[]}}]",
+                "listener s: tlsConfiguration: no TLS protocol enabled");
+        assertRefused("[{\"name\":\"s\",\"port\":1,\"tls\":true,\"tlsConfiguration\":{\"clientAuth\":\"maybe\"}}]",
+                "listener s: tlsConfiguration: ssl.client.auth is none, requested or required, got 'maybe'");
         assertRefused(listener("oauth", 9096, true, "oauth"), "listener oauth: authentication oauth is not supported yet");
+        assertThatThrownBy(() -> BrokerConfig.fromEnvironment(Map.of("KAAS_SSL_PRINCIPAL_MAPPING_RULES", "RULE:broken")))
+                .hasMessageContaining("KAAS_SSL_PRINCIPAL_MAPPING_RULES=RULE:broken: expected Apache's ssl.principal.mapping.rules");
     }
 
     @Test

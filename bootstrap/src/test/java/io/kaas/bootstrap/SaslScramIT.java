@@ -58,7 +58,7 @@ class SaslScramIT {
     @BeforeAll
     static void users() throws Exception {
         // alice through ./kaas user add's code path, while the broker runs; bob through KIP-554 on the plain listener
-        assertThat(addUser("alice", "SCRAM-SHA-512", "alice-secret")).isZero();
+        assertThat(addUser(KAAS.kaas(), "alice", "SCRAM-SHA-512", "alice-secret")).isZero();
         KAAS.kaas().admin().alterUserScramCredentials(List.of(new UserScramCredentialUpsertion("bob",
                 new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_256, 8192), "bob-secret"))).all().get();
         await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> {
@@ -132,7 +132,7 @@ class SaslScramIT {
     void aCredentialAddedWhileTheBrokerRunsIsUsableWithoutARestart() throws Exception {
         assertThat(authenticationFailure("carol", "carol-secret")).isEqualTo(GENERIC_FAILURE);
 
-        assertThat(addUser("carol", "SCRAM-SHA-512", "carol-secret")).isZero();
+        assertThat(addUser(KAAS.kaas(), "carol", "SCRAM-SHA-512", "carol-secret")).isZero();
 
         await().atMost(Duration.ofSeconds(10)).ignoreExceptionsInstanceOf(ExecutionException.class).until(() -> {
             try (Admin admin = Admin.create(KAAS.kaas().adminConfig(sasl("scram512", "SCRAM-SHA-512", "carol",
@@ -178,9 +178,9 @@ class SaslScramIT {
     }
 
     /** {@code ./kaas user add} as KaasMain runs it, on the broker's data directory. */
-    static int addUser(String name, String mechanism, String password) {
+    static int addUser(EmbeddedKaas kaas, String name, String mechanism, String password) {
         return UserCommand.run(List.of("user", "add", name, "--mechanism", mechanism, "--password", password),
-                Map.of("KAAS_DATA_DIR", KAAS.kaas().dataDir().toString()), line -> { }, line -> { });
+                Map.of("KAAS_DATA_DIR", kaas.dataDir().toString()), line -> { }, line -> { });
     }
 
     /** Client settings for SASL_PLAINTEXT on one listener of the broker. */

@@ -5,6 +5,9 @@ import io.kaas.adapter.wire.dispatch.ApiRegistry;
 import io.kaas.adapter.wire.dispatch.EventLoopTicks;
 import io.kaas.adapter.wire.dispatch.KafkaApiDispatcher;
 import io.kaas.adapter.wire.dispatch.SaslServerAuthenticator;
+import io.kaas.adapter.wire.tls.FileRegionReader;
+import io.kaas.adapter.wire.tls.ReloadingSslContext;
+import io.kaas.adapter.wire.tls.TlsPrincipalHandler;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -18,6 +21,7 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,8 +33,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The Kafka listeners: one server socket per listener, whose connections each get a frame decoder
- * and a dispatcher (with the pre-authentication gate on a SASL listener); all connections share one
- * group of event loops.
+ * and a dispatcher (with the pre-authentication gate on a SASL listener), behind a TLS handler on a
+ * TLS listener; all connections share one group of event loops.
  */
 public final class KafkaServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaServer.class);
@@ -52,12 +56,16 @@ public final class KafkaServer implements AutoCloseable {
     private final EventLoopGroup workers;
     /** The bound listeners' server channels by listener name, in declaration order. */
     private final Map<String, Channel> serverChannels;
+    /** The TLS listeners' contexts, each watching its files until closed. */
+    private final List<ReloadingSslContext> sslContexts;
     private final EventLoopTicks ticks;
 
-    private KafkaServer(EventLoopGroup acceptor, EventLoopGroup workers, Map<String, Channel> serverChannels) {
+    private KafkaServer(EventLoopGroup acceptor, EventLoopGroup workers, Map<String, Channel> serverChannels,
+                        List<ReloadingSslContext> sslContexts) {
         this.acceptor = acceptor;
         this.workers = workers;
         this.serverChannels = serverChannels;
+        this.sslContexts = sslContexts;
         this.ticks = new EventLoopTicks(workers, TICK_INTERVAL_MS);
     }
 
@@ -80,7 +88,9 @@ public final class KafkaServer implements AutoCloseable {
      *
      * @param settings         the bind host and the per-connection limits ({@code settings.port()} is not used)
      * @param listeners        the listeners, with distinct names and ports
-     * @param blockingExecutor runs the handlers of blocking APIs (admin operations that fsync), off the event loops
+     * @param blockingExecutor runs the handlers of blocking APIs (admin operations that fsync), off the event loops,
+     *                         and, on TLS listeners, reads the segment-file bytes a Fetch answers with
+     * @throws IllegalArgumentException when a TLS listener's files are missing or unusable
      */
     public static KafkaServer start(WireSettings settings, List<WireListener> listeners, Executor blockingExecutor)
             throws InterruptedException {
@@ -92,19 +102,27 @@ public final class KafkaServer implements AutoCloseable {
         EventLoopGroup workers = new MultiThreadIoEventLoopGroup(settings.ioThreads(),
                 new DefaultThreadFactory(EVENT_LOOP_THREADS, true), NioIoHandler.newFactory());
         Map<String, Channel> bound = new LinkedHashMap<>();
+        List<ReloadingSslContext> sslContexts = new ArrayList<>();
         try {
             for (WireListener listener : listeners) {
                 if (bound.containsKey(listener.name())) {
                     throw new IllegalArgumentException("listener " + listener.name() + " is declared twice");
                 }
-                bound.put(listener.name(), bind(settings, listener, acceptor, workers, blockingExecutor));
-                LOG.debug("listener {} bound to port {}{}", listener.name(),
+                ReloadingSslContext ssl = null;
+                if (listener.tls() != null) {
+                    ssl = ReloadingSslContext.load(listener.name(), listener.tls().settings());
+                    sslContexts.add(ssl);
+                }
+                bound.put(listener.name(), bind(settings, listener, ssl, acceptor, workers, blockingExecutor));
+                LOG.debug("listener {} bound to port {}{}{}", listener.name(),
                         ((InetSocketAddress) bound.get(listener.name()).localAddress()).getPort(),
-                        listener.authenticates() ? ", SASL " + listener.saslMechanisms() : "");
+                        ssl != null ? ", TLS" : "", listener.authenticates() ? ", SASL " + listener.saslMechanisms() : "");
             }
-            return new KafkaServer(acceptor, workers, bound);
+            sslContexts.forEach(ReloadingSslContext::startWatching);
+            return new KafkaServer(acceptor, workers, bound, sslContexts);
         } catch (Exception e) {
             // Exception, not RuntimeException: sync() rethrows a failed bind's BindException undeclared.
+            sslContexts.forEach(ReloadingSslContext::close);
             bound.values().forEach(Channel::close);
             acceptor.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             workers.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
@@ -112,8 +130,10 @@ public final class KafkaServer implements AutoCloseable {
         }
     }
 
-    private static Channel bind(WireSettings settings, WireListener listener, EventLoopGroup acceptor,
-                                EventLoopGroup workers, Executor blockingExecutor) throws InterruptedException {
+    /** @param ssl the listener's TLS context; null for plaintext */
+    private static Channel bind(WireSettings settings, WireListener listener, ReloadingSslContext ssl,
+                                EventLoopGroup acceptor, EventLoopGroup workers, Executor blockingExecutor)
+            throws InterruptedException {
         ServerBootstrap bootstrap = socketBuffers(new ServerBootstrap(), settings)
                 .group(acceptor, workers)
                 .channel(NioServerSocketChannel.class)
@@ -127,6 +147,14 @@ public final class KafkaServer implements AutoCloseable {
                         if (settings.connectionsMaxIdleMs() > 0) {
                             ch.pipeline().addLast("idle", new IdleStateHandler(0, 0,
                                     settings.connectionsMaxIdleMs(), TimeUnit.MILLISECONDS));
+                        }
+                        if (ssl != null) {
+                            // a Fetch's file regions become buffers (off the loop) before the SslHandler encrypts
+                            // them; the principal is set when the handshake completes, before the first request
+                            ch.pipeline().addLast("tls", ssl.newHandler(ch.alloc()));
+                            ch.pipeline().addLast("file-regions", new FileRegionReader(blockingExecutor));
+                            ch.pipeline().addLast("tls-principal",
+                                    new TlsPrincipalHandler(listener.tls().principalMapping()));
                         }
                         if (listener.authenticates()) {
                             ch.pipeline().addLast("frames", new KafkaFrameDecoder(Math.min(settings.maxFrameBytes(),
@@ -197,6 +225,7 @@ public final class KafkaServer implements AutoCloseable {
     @Override
     public void close() {
         ticks.close();
+        sslContexts.forEach(ReloadingSslContext::close);
         serverChannels.values().forEach(channel -> channel.close().syncUninterruptibly());
         acceptor.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();

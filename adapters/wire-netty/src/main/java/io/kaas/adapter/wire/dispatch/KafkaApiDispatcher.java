@@ -6,6 +6,7 @@ import io.kaas.adapter.wire.codec.MalformedRequestException;
 import io.kaas.adapter.wire.codec.RequestParser;
 import io.kaas.adapter.wire.codec.ResponseEncoder;
 import io.kaas.adapter.wire.codec.ResponseFrame;
+import io.kaas.adapter.wire.tls.TlsPrincipalHandler;
 import io.kaas.domain.error.KafkaException;
 import io.kaas.domain.security.KafkaPrincipal;
 import io.kaas.domain.security.SaslAuthenticationFailure;
@@ -47,7 +48,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>On a SASL listener a {@link SaslServerAuthenticator} decides every request until the
  * connection has authenticated (the pre-authentication gate); the principal it authenticates is
- * the {@link RequestContext#principal()} of every later request.
+ * the {@link RequestContext#principal()} of every later request. A connection that does not
+ * authenticate by SASL is the principal its TLS client certificate gave it, or ANONYMOUS.
  */
 public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaApiDispatcher.class);
@@ -123,6 +125,14 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
         dispatch(ctx, request);
     }
 
+    /**
+     * Who sent a request: the SASL principal once the gate authenticated the connection, else the one its
+     * TLS client certificate gave it (ANONYMOUS on plaintext or without a certificate).
+     */
+    private KafkaPrincipal principal(ChannelHandlerContext ctx) {
+        return sasl != null && sasl.isComplete() ? sasl.principal() : TlsPrincipalHandler.principal(ctx.channel());
+    }
+
     /** Dispatches what arrived while a blocking handler ran, until another blocking one starts. */
     private void dispatchWaiting(ChannelHandlerContext ctx) {
         while (blockingRunning == null && !waiting.isEmpty() && !closed) {
@@ -155,7 +165,7 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
 
         CompletionStage<? extends AbstractResponse> stage;
         RequestContext context = new RequestContext(request.header(), ctx.channel().remoteAddress(), ctx.executor(),
-                sasl == null ? KafkaPrincipal.ANONYMOUS : sasl.principal());
+                principal(ctx));
         if (admission != null && admission.answer().isPresent()) {
             stage = CompletableFuture.completedFuture(admission.answer().get());
             if (sasl.isComplete()) {

@@ -42,17 +42,18 @@ import org.bouncycastle.util.io.pem.PemObject;
 /**
  * Certificates made in the test, as cert-manager would issue them: a CA, server certificates for
  * 127.0.0.1 and localhost, client certificates with a given subject DN; and the PEM files a listener
- * reads. BouncyCastle builds and writes them; signing and parsing stay with the JDK's providers.
+ * reads. BouncyCastle builds and writes them; signing and parsing stay with the JDK's providers. Public for the
+ * broker's TLS listener ITs (the module's test-jar).
  */
-final class TestPki {
+public final class TestPki {
     private static final AtomicLong SERIALS = new AtomicLong(0x1000);
 
     private TestPki() {
     }
 
     /** A key and the chain certifying it, leaf first. */
-    record Identity(PrivateKey key, List<X509Certificate> chain) {
-        X509Certificate certificate() {
+    public record Identity(PrivateKey key, List<X509Certificate> chain) {
+        public X509Certificate certificate() {
             return chain.get(0);
         }
 
@@ -61,7 +62,7 @@ final class TestPki {
         }
 
         /** Writes the chain to {@code certFile} and the key, PKCS#8, to {@code keyFile}. */
-        Identity writeTo(Path certFile, Path keyFile) {
+        public Identity writeTo(Path certFile, Path keyFile) {
             write(certFile, certificatesPem(chain.toArray(X509Certificate[]::new)));
             write(keyFile, pkcs8Pem(key));
             return this;
@@ -69,7 +70,7 @@ final class TestPki {
     }
 
     /** A self-signed certificate authority. */
-    static final class Ca {
+    public static final class Ca {
         private final KeyPair keys;
         private final X509Certificate certificate;
 
@@ -78,7 +79,7 @@ final class TestPki {
             this.certificate = certificate;
         }
 
-        static Ca create(String commonName) {
+        public static Ca create(String commonName) {
             KeyPair keys = ec();
             X500Name name = new X500Name("CN=" + commonName + ",O=kaas tests");
             try {
@@ -91,18 +92,18 @@ final class TestPki {
             }
         }
 
-        X509Certificate certificate() {
+        public X509Certificate certificate() {
             return certificate;
         }
 
         /** Writes this CA's certificate, the client CA bundle a listener trusts. */
-        Path writeTo(Path caFile) {
+        public Path writeTo(Path caFile) {
             write(caFile, certificatesPem(certificate));
             return caFile;
         }
 
         /** A server certificate for 127.0.0.1 and localhost, with an EC key (quick to make). */
-        Identity server() {
+        public Identity server() {
             return server(ec());
         }
 
@@ -114,7 +115,7 @@ final class TestPki {
         }
 
         /** A client certificate with this subject DN (RFC 2253, as Apache prints it), with an EC key. */
-        Identity client(String subjectDn) {
+        public Identity client(String subjectDn) {
             return issue(subjectDn, ec(), KeyPurposeId.id_kp_clientAuth, null, Duration.ofDays(90));
         }
 
@@ -163,12 +164,12 @@ final class TestPki {
         }
     }
 
-    static String certificatesPem(X509Certificate... certificates) {
+    public static String certificatesPem(X509Certificate... certificates) {
         return pem((Object[]) certificates);
     }
 
     /** {@code -----BEGIN PRIVATE KEY-----}: PKCS#8, what the JDK encodes. */
-    static String pkcs8Pem(PrivateKey key) {
+    public static String pkcs8Pem(PrivateKey key) {
         return pem(new PemObject("PRIVATE KEY", key.getEncoded()));
     }
 
