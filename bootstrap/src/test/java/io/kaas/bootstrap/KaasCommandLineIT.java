@@ -75,14 +75,14 @@ class KaasCommandLineIT {
     void aBrokerWithListenersItCannotServeRefusesToStartSayingWhy() throws Exception {
         String listeners = "[{\"name\":\"plain\",\"port\":0,\"type\":\"internal\",\"tls\":false,"
                 + "\"authentication\":{\"type\":\"plain\"}},{\"name\":\"external\",\"port\":0,\"type\":\"external\","
-                + "\"tls\":true,\"authentication\":{\"type\":\"none\"}}]";
+                + "\"tls\":false,\"authentication\":{\"type\":\"tls\"}}]";
 
         Run run = kaasMain(Map.of("KAAS_DATA_DIR", dataDir.toString(), "KAAS_PORT", "0", "KAAS_HEALTH_PORT", "0",
                 "KAAS_LISTENERS", listeners));
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.output()).contains("listener plain: authentication plain sends a reusable secret",
-                "listener external: tls: true is not supported yet");
+                "listener external: authentication tls identifies clients by their TLS certificate and needs tls: true");
     }
 
     private record Run(int exitCode, String output) {

@@ -31,11 +31,12 @@ class NotesTest {
     }
 
     @Test
-    void itWarnsAboutAListenerTheBrokerRefusesToStartWith() {
+    void itWarnsThatATlsListenerNeedsItsCertificateMountedByHand() {
         String notes = notes(install().withValuesFile(Path.of("src", "test", "resources", "values",
                 "tls-listener.yaml")));
 
-        assertThat(notes).contains("WARNING: listener external asks for TLS, which this broker does not");
+        assertThat(notes).contains("WARNING: listener external is TLS", "/etc/kaas/tls/external/", "not with subPath")
+                .doesNotContain("listener plain is TLS");
     }
 
     private static InstallCommand install() {
