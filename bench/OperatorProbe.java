@@ -15,6 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -72,6 +73,9 @@ public class OperatorProbe {
                 for (JsonNode condition : object.at("/status/conditions")) {
                     if (condition.path("type").asText().equals("Ready") && condition.path("status").asText().equals("True")) {
                         readyAt.putIfAbsent(object.at("/metadata/name").asText(), now);
+                        synchronized (this) {
+                            notifyAll();
+                        }
                     }
                 }
             } catch (Exception e) {
@@ -80,14 +84,20 @@ public class OperatorProbe {
         }
 
         long awaitReady(String name, long timeoutMs) throws InterruptedException {
-            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-            while (!readyAt.containsKey(name)) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException(name + " not Ready within " + timeoutMs + " ms");
-                }
-                Thread.sleep(1);
-            }
+            awaitUntil(() -> readyAt.containsKey(name), timeoutMs, name + " not Ready");
             return readyAt.get(name);
+        }
+
+        /** Waits for the watch to make {@code done} true; the times measured are the events', not this wake-up's. */
+        synchronized void awaitUntil(BooleanSupplier done, long timeoutMs, String failure) throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+            while (!done.getAsBoolean()) {
+                long leftMs = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                if (leftMs <= 0) {
+                    throw new IllegalStateException(failure + " within " + timeoutMs + " ms");
+                }
+                wait(leftMs);
+            }
         }
     }
 
@@ -178,13 +188,8 @@ public class OperatorProbe {
             }
         }
         long created = System.nanoTime();
-        long deadline = created + TimeUnit.MINUTES.toNanos(15);
-        while (watch.readyAt.keySet().stream().filter(n -> n.startsWith("bulk-")).count() < count) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("only " + watch.readyAt.size() + " Ready after 15 minutes");
-            }
-            Thread.sleep(10);
-        }
+        watch.awaitUntil(() -> watch.readyAt.keySet().stream().filter(n -> n.startsWith("bulk-")).count() >= count,
+                TimeUnit.MINUTES.toMillis(15), "not every bulk- KafkaTopic Ready");
         long lastReady = watch.readyAt.entrySet().stream().filter(e -> e.getKey().startsWith("bulk-"))
                 .mapToLong(Map.Entry::getValue).max().orElseThrow();
         System.out.println("bulk_count " + count);
