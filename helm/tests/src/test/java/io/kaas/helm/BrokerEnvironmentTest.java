@@ -65,17 +65,19 @@ class BrokerEnvironmentTest {
     @Test
     void authorizationIsOffByDefaultAndValuesTurnItOnWithSuperUsers() {
         assertThat(BROKER.getEnv()).extracting(EnvVar::getName)
-                .doesNotContain("KAAS_AUTHORIZATION_TYPE", "KAAS_SUPER_USERS");
+                .doesNotContain("KAAS_AUTHORIZATION_TYPE", "KAAS_SUPER_USERS", "KAAS_SSL_PRINCIPAL_MAPPING_RULES");
 
         Env secured = Env.of(BrokerPodTest.broker(Chart.withDefaults()
                 .set("authorization.type", "simple")
                 .set("authorization.superUsers[0]", "User:admin")
                 .set("authorization.superUsers[1]", "User:operator")
+                .set("authorization.sslPrincipalMappingRules", "RULE:^CN=([^,]+).*$/$1/L,DEFAULT")
                 .render().get(StatefulSet.class, "kaas")));
 
         assertThat(secured.value("KAAS_AUTHORIZATION_TYPE")).isEqualTo("simple");
         assertThat(secured.value("KAAS_SUPER_USERS")).as("Apache's super.users separator")
                 .isEqualTo("User:admin;User:operator");
+        assertThat(secured.value("KAAS_SSL_PRINCIPAL_MAPPING_RULES")).isEqualTo("RULE:^CN=([^,]+).*$/$1/L,DEFAULT");
     }
 
     @Test
