@@ -238,8 +238,10 @@ public final class KaasBroker implements AutoCloseable {
         KafkaServer server;
         HealthServer health;
         try {
-            AccessControl accessControl = accessControl(config, new JsonAclStore(layout, json), scheduler, io,
-                    stopSequence);
+            JsonAclStore aclStore = new JsonAclStore(layout, json);
+            AccessControl accessControl = accessControl(config,
+                    runtime.map(ClusterRuntime::aclWriter).orElseGet(() -> new StoredAclWriter(aclStore)), aclStore,
+                    scheduler, io, stopSequence);
             UseCases useCases = new UseCases(
                     new ProduceService(topics, clock, scheduler,
                             config.transactions().partitionVerification() ? verifier : null,
@@ -284,10 +286,10 @@ public final class KaasBroker implements AutoCloseable {
     /**
      * The authorizer {@code KAAS_AUTHORIZATION_TYPE} asks for. With {@code simple}, {@code acls.json} is read now
      * (a broker does not start on ACLs it cannot read) and then re-read off the event loops; standalone, the ACL
-     * APIs write it; in a cluster the operator does, from KafkaUser resources, and the APIs only describe.
+     * APIs write it; in a cluster they write KafkaUser resources, from which the operator writes it.
      */
-    private static AccessControl accessControl(BrokerConfig config, AclStore store, ExecutorScheduler scheduler,
-                                               IoExecutor io, List<Runnable> stopSequence) {
+    private static AccessControl accessControl(BrokerConfig config, AclWriter writer, AclStore store,
+                                               ExecutorScheduler scheduler, IoExecutor io, List<Runnable> stopSequence) {
         AuthorizationSettings settings = config.authorization();
         if (!settings.simple()) {
             return AccessControl.DISABLED;
@@ -295,11 +297,8 @@ public final class KaasBroker implements AutoCloseable {
         ReloadedSnapshot<List<AclBinding>, AclRules> acls = ReloadedSnapshot.start(DataLayout.CLUSTER_DIR + "/acls.json",
                 store::read, AclRules::of, scheduler, io, settings.reloadIntervalMs());
         stopSequence.add(0, acls::close); // before the scheduler and the I/O executor it runs on
-        Optional<AclWriter> writer = config.cluster().isPresent() ? Optional.empty()
-                : Optional.of(new StoredAclWriter(store));
         return new AccessControl(new AclAuthorizer(settings.superUsers(), acls),
-                new AclAdminService(acls, writer, acls::reload, "In a cluster ACLs are KafkaUser resources "
-                        + "(spec.authorization.acls): the operator writes them to acls.json, which every broker reloads"));
+                new AclAdminService(acls, writer, acls::reload));
     }
 
     /**

@@ -11,6 +11,7 @@ import io.kaas.adapter.heartbeat.GrpcHeartbeatTransport;
 import io.kaas.adapter.k8s.EndpointSliceBrokerRegistry;
 import io.kaas.adapter.k8s.KafkaTopicCatalog;
 import io.kaas.adapter.k8s.KubernetesLeaseStore;
+import io.kaas.adapter.k8s.user.KafkaUserAclWriter;
 import io.kaas.application.cluster.AssignedCluster;
 import io.kaas.application.cluster.AssignmentFollower;
 import io.kaas.application.cluster.ClusterMember;
@@ -20,6 +21,7 @@ import io.kaas.application.cluster.WriteFence;
 import io.kaas.application.controller.ClusterController;
 import io.kaas.application.controller.ControllerLease;
 import io.kaas.application.port.in.ClusterUseCase;
+import io.kaas.application.port.out.AclWriter;
 import io.kaas.application.port.out.BrokerRegistry.RegisteredBroker;
 import io.kaas.application.port.out.Clock;
 import io.kaas.application.port.out.HeartbeatTransport;
@@ -133,6 +135,11 @@ public final class ClusterRuntime implements AutoCloseable {
     /** Which topics the cluster declares (its KafkaTopics), and where topic admin writes go; watched from {@link #start}. */
     public TopicCatalog topicCatalog() {
         return topicCatalog;
+    }
+
+    /** Where the ACL admin APIs write: the principals' KafkaUsers, from which the operator rebuilds acls.json. */
+    public AclWriter aclWriter() {
+        return new KafkaUserAclWriter(kubernetes, settings.namespace(), settings.argoCd());
     }
 
     /** The self-fence Produce asks: refuses writes once the controller has not heard this broker for the heartbeat timeout. */

@@ -35,7 +35,7 @@ class RbacTest {
                 "discovery.k8s.io/endpointslices", READ,
                 "kaas.rs/kafkatopics", Set.of("get", "list", "watch", "create", "update", "patch", "delete"),
                 "kaas.rs/kafkatopics/status", Set.of("get", "update", "patch"),
-                "kaas.rs/kafkausers", Set.of("get", "list", "watch", "update", "patch")));
+                "kaas.rs/kafkausers", Set.of("get", "list", "watch", "create", "update", "patch")));
     }
 
     @Test
