@@ -81,6 +81,18 @@ class BrokerEnvironmentTest {
     }
 
     @Test
+    void argoCdCoexistenceIsOffByDefaultAndNamesTheReleaseWhenOn() {
+        assertThat(BROKER.getEnv()).extracting(EnvVar::getName).noneMatch(name -> name.startsWith("KAAS_ARGOCD_"));
+
+        Env argo = Env.of(BrokerPodTest.broker(Chart.withDefaults().set("admin.argocd.enabled", true)
+                .set("admin.argocd.syncOptions", "").render().get(StatefulSet.class, "kaas")));
+
+        assertThat(argo.value("KAAS_ARGOCD_APPLICATION")).isEqualTo("kaas");
+        assertThat(argo.value("KAAS_ARGOCD_COMPARE_OPTIONS")).isEqualTo("IgnoreExtraneous");
+        assertThat(argo.value("KAAS_ARGOCD_SYNC_OPTIONS")).as("empty leaves the annotation out").isEmpty();
+    }
+
+    @Test
     void largeNumbersReachTheBrokerAsIntegersNotInFloatNotation() {
         assertThat(ENV.value("KAAS_MESSAGE_MAX_BYTES")).isEqualTo("1048588");
         assertThat(ENV.value("KAAS_FSYNC_MAX_LATENCY_MS")).isEqualTo("30000");
