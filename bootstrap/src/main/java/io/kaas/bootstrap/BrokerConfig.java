@@ -211,7 +211,8 @@ public record BrokerConfig(String bindHost, int port, List<ListenerConfig> liste
                 r.string("KAAS_LEASE_NAME", "kaas-controller"),
                 r.integer("KAAS_LEASE_DURATION_SECONDS", 10, 2, 3600),
                 r.longValue("KAAS_HEARTBEAT_TIMEOUT_MS", 3_000, 500, 600_000),
-                argoCd(r)));
+                argoCd(r),
+                r.bool("KAAS_PARTITIONS_READY_GATE", false)));
     }
 
     /**
