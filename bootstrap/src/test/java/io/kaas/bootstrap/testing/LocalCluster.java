@@ -18,6 +18,9 @@ import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.awaitility.Awaitility;
 
 /**
  * A cluster of real broker processes on this machine, driven through {@code dev/cluster.sh} exactly
@@ -54,7 +57,9 @@ public final class LocalCluster implements AutoCloseable {
         try {
             List<String> out = run(dir, environment, "start", Integer.toString(brokers), dir.toString(),
                     Integer.toString(base));
-            return new LocalCluster(dir, base, out.get(out.size() - 1).trim(), environment);
+            LocalCluster cluster = new LocalCluster(dir, base, out.get(out.size() - 1).trim(), environment);
+            cluster.awaitEveryBrokerSeesAll(brokers);
+            return cluster;
         } catch (IllegalStateException e) {
             StringBuilder logs = new StringBuilder(e.getMessage());
             for (int id = 0; id < brokers; id++) {
@@ -65,6 +70,32 @@ public final class LocalCluster implements AutoCloseable {
             run(dir, environment, "stop", dir.toString());
             new LocalCluster(dir, base, "", environment).keepLogs();
             throw new IllegalStateException(logs.toString(), e);
+        }
+    }
+
+    /**
+     * Ready is not yet formed: a broker's registry follows the EndpointSlices a moment behind, and a client whose
+     * first Metadata lists fewer brokers keeps that list (the Java Admin 3.7 never bootstraps again), so a test that
+     * later kills the one broker it knows strands it. Returns once every broker names all of them.
+     */
+    private void awaitEveryBrokerSeesAll(int brokers) {
+        for (int id = 0; id < brokers; id++) {
+            int broker = id;
+            Awaitility.await("broker " + broker + " lists all " + brokers + " brokers").atMost(VERB_TIMEOUT)
+                    .pollInterval(Duration.ofMillis(200)).until(() -> brokersSeenBy(broker) == brokers);
+        }
+    }
+
+    /** How many brokers broker {@code id}'s Metadata lists; 0 when it does not answer. */
+    private int brokersSeenBy(int id) {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + kafkaPort(id),
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 5_000, AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000))) {
+            return admin.describeCluster().nodes().get(10, TimeUnit.SECONDS).size();
+        } catch (ExecutionException | TimeoutException e) {
+            return 0;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
         }
     }
 
