@@ -32,6 +32,13 @@ class RecordExactTimestampsIT {
     }
 
     @Test
+    void theMemoryLogAnswersTheSame() throws Exception {
+        try (EmbeddedKaas memory = EmbeddedKaas.inTempDir(Map.of("KAAS_STORAGE", "memory")).start()) {
+            run(memory.bootstrapServers());
+        }
+    }
+
+    @Test
     void apacheKafkaAnswersTheSame() throws Exception {
         String peer = System.getProperty("kaas.peer.bootstrap", "");
         assumeTrue(!peer.isEmpty(), "no Apache Kafka peer named with -Dkaas.peer.bootstrap");
@@ -41,14 +48,11 @@ class RecordExactTimestampsIT {
     private static void run(String servers) throws Exception {
         try (TimestampLookupScenario scenario = new TimestampLookupScenario(servers)) {
             for (CompressionType codec : CODECS) {
-                String topic = EmbeddedKaas.uniqueTopicName("exact-" + codec.name);
-                List<Stamped> produced = scenario.fill(topic, codec, Map.of());
-                assertThat(produced).hasSize(TimestampLookupScenario.BURSTS * TimestampLookupScenario.PER_BURST);
-                List<Batch> batches = scenario.batches(topic);
-                assertThat(batches).as("a batching producer wrote batches of many records")
-                        .hasSizeLessThan(produced.size() / 10);
-                scenario.check(topic, produced, batches, TimestampLookupScenario.targetsAround(produced, batches));
+                fillAndCheck(scenario, "exact-" + codec.name, codec, Map.of());
             }
+            // small segments: about one batch each, so the time index and segment choice matter
+            fillAndCheck(scenario, "exact-segmented", CompressionType.ZSTD,
+                    Map.of("segment.bytes", "4000", "index.interval.bytes", "500"));
             // LogAppendTime: every record carries its batch's timestamp, the broker's clock at the append
             String stamped = EmbeddedKaas.uniqueTopicName("exact-append-time");
             int count = scenario.fill(stamped, CompressionType.LZ4, Map.of("message.timestamp.type", "LogAppendTime"))
@@ -60,5 +64,16 @@ class RecordExactTimestampsIT {
             scenario.check(stamped, read, batches, TimestampLookupScenario.targetsAround(read, batches));
             scenario.assertAllAgreed();
         }
+    }
+
+    private static void fillAndCheck(TimestampLookupScenario scenario, String prefix, CompressionType codec,
+                                     Map<String, String> topicConfigs) throws Exception {
+        String topic = EmbeddedKaas.uniqueTopicName(prefix);
+        List<Stamped> produced = scenario.fill(topic, codec, topicConfigs);
+        assertThat(produced).hasSize(TimestampLookupScenario.BURSTS * TimestampLookupScenario.PER_BURST);
+        List<Batch> batches = scenario.batches(topic);
+        assertThat(batches).as("a batching producer wrote batches of many records")
+                .hasSizeLessThan(produced.size() / 10);
+        scenario.check(topic, produced, batches, TimestampLookupScenario.targetsAround(produced, batches));
     }
 }
