@@ -51,6 +51,8 @@ final class TimestampLookupScenario implements AutoCloseable {
     private final List<String> mismatches = new ArrayList<>();
     private int lookups;
     private int insideBatches;
+    /** Round trips of the consumer's lookups by timestamp, printed (not asserted: the machine is shared). */
+    private final List<Long> lookupMicros = new ArrayList<>();
 
     TimestampLookupScenario(String servers) {
         this.servers = servers;
@@ -143,7 +145,9 @@ final class TimestampLookupScenario implements AutoCloseable {
         TopicPartition tp = new TopicPartition(topic, 0);
         for (long target : targets) {
             Stamped expected = log.stream().filter(r -> r.timestamp() >= target).findFirst().orElse(null);
+            long start = System.nanoTime();
             OffsetAndTimestamp byConsumer = consumer.offsetsForTimes(Map.of(tp, target)).get(tp);
+            lookupMicros.add((System.nanoTime() - start) / 1_000);
             Stamped consumerSaw = byConsumer == null ? null : new Stamped(byConsumer.offset(), byConsumer.timestamp());
             ListOffsetsResultInfo byAdmin = admin.listOffsets(Map.of(tp, OffsetSpec.forTimestamp(target)))
                     .partitionResult(tp).get();
@@ -193,8 +197,10 @@ final class TimestampLookupScenario implements AutoCloseable {
 
     /** Every answer agreed with the rule, and enough of them fell inside batches to tell records from batches. */
     void assertAllAgreed() {
-        System.out.printf("timestamp lookups on %s: %d asked, %d answered inside a batch, %d mismatched%n", servers,
-                lookups, insideBatches, mismatches.size());
+        List<Long> sorted = lookupMicros.stream().sorted().toList();
+        System.out.printf("timestamp lookups on %s: %d asked, %d answered inside a batch, %d mismatched;"
+                        + " offsetsForTimes round trip p50 %d us, p99 %d us%n", servers, lookups, insideBatches,
+                mismatches.size(), sorted.get(sorted.size() / 2), sorted.get(sorted.size() * 99 / 100));
         assertThat(mismatches).isEmpty();
         assertThat(insideBatches).as("answers that a batch-granular lookup would get wrong").isGreaterThan(20);
     }
