@@ -179,11 +179,12 @@ record LogView(List<Segment.View> closed, Segment.View active, LogOffsets offset
 
     /**
      * The first record, in offset order, whose timestamp is at least {@code timestamp} (Apache's
-     * {@code fetchOffsetByTimestamp}): the time index finds where to start in the first segment
-     * reaching it, batch headers find the first batch reaching it, and only such a batch is read
-     * whole and searched by {@code records}. Never an offset below the log start (Apache searches
-     * from it too): batches DeleteRecords left in the first segment are skipped, and so are the
-     * records below it in a batch straddling it.
+     * {@code fetchOffsetByTimestamp}): in a segment reaching it, the time index finds where to start,
+     * batch headers the first batch reaching it, and only such a batch is read whole and searched by
+     * {@code records}. Never an offset below the log start (Apache searches from it too): batches
+     * DeleteRecords left in the first segment are skipped, and so are the records below it in a batch
+     * straddling it. When every record reaching the timestamp in that segment lies below the log
+     * start, the search goes on in the next segment, where Apache would answer nothing.
      */
     Optional<TimestampOffset> offsetForTimestamp(long timestamp, BatchRecordSearch records) {
         long logStart = offsets.logStartOffset();
