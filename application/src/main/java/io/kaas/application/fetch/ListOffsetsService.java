@@ -61,11 +61,10 @@ public final class ListOffsetsService implements ListOffsetsUseCase {
     /** A lookup by timestamp, or of the largest timestamp: reads the log's files. */
     private Result lookUp(PartitionLog log, long timestamp, LogOffsets offsets, long fetchable, int epoch) {
         if (timestamp == MAX_TIMESTAMP) {
-            // Apache answers a log without timestamps with no timestamp at the first offset, not "no match"
-            Optional<TimestampOffset> max = log.maxTimestamp();
-            if (max.isEmpty()) {
-                return new Result(KafkaError.NONE, -1L, offsets.logStartOffset(), epoch);
-            }
+            // Apache answers a log without timestamps with no timestamp at the first offset, if it is fetchable:
+            // an empty log matches nothing
+            Optional<TimestampOffset> max = log.maxTimestamp()
+                    .or(() -> Optional.of(new TimestampOffset(-1L, offsets.logStartOffset())));
             return found(max.filter(m -> m.offset() < fetchable), epoch);
         }
         return found(log.offsetForTimestamp(timestamp, records).filter(m -> m.offset() < fetchable), epoch);

@@ -116,11 +116,12 @@ class ListOffsetsServiceTest {
     }
 
     @Test
-    void anEmptyLogAnswersMaxTimestampWithNoTimestampAtTheLogStart() {
+    void anEmptyLogAnswersMaxTimestampWithNoMatch() {
+        // Apache's empty segment offers no timestamp at its base offset, which is not below the high watermark
         topics.create(new CreateCommand("empty", 1, 1, Map.of(), Map.of(), false));
         TopicPartition empty = new TopicPartition("empty", 0);
         assertThat(answered(service.listOffset(empty, ListOffsetsUseCase.MAX_TIMESTAMP, false)))
-                .isEqualTo(new Result(KafkaError.NONE, -1, 0, 0));
+                .isEqualTo(new Result(KafkaError.NONE, -1, -1, -1));
         assertThat(answered(service.listOffset(empty, ListOffsetsUseCase.LATEST, false)).offset()).isZero();
     }
 
