@@ -209,10 +209,10 @@ record LogView(List<Segment.View> closed, Segment.View active, LogOffsets offset
         int from = segment.index().scanStartForTimestamp(timestamp);
         for (FoundBatch batch = firstBatchAtOrAfter(segment, from, timestamp, logStart); batch != null;
              batch = firstBatchAtOrAfter(segment, batch.end(), timestamp, logStart)) {
-            Optional<BatchRecordSearch.RecordStamp> found =
-                    records.firstAtOrAfter(batch.read(segment), timestamp, logStart);
+            Optional<TimestampOffset> found =
+                    records.firstAtOrAfter(batch.read(segment), timestamp, logStart).map(TimestampOffset::of);
             if (found.isPresent()) {
-                return Optional.of(new TimestampOffset(found.get().timestamp(), found.get().offset()));
+                return found;
             }
         }
         return Optional.empty();

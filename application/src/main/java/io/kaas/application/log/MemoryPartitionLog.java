@@ -175,9 +175,10 @@ final class MemoryPartitionLog extends ProducerTrackingLog {
         for (int i = view.first; i < view.count; i++) {
             StoredBatch b = batches.get(i);
             if (b.maxTimestamp >= timestamp && b.lastOffset >= logStart) {
-                Optional<BatchRecordSearch.RecordStamp> found = records.firstAtOrAfter(b.bytes(), timestamp, logStart);
+                Optional<TimestampOffset> found = records.firstAtOrAfter(b.bytes(), timestamp, logStart)
+                        .map(TimestampOffset::of);
                 if (found.isPresent()) {
-                    return Optional.of(new TimestampOffset(found.get().timestamp(), found.get().offset()));
+                    return found;
                 }
             }
         }
