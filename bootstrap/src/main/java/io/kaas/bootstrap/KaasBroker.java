@@ -21,6 +21,7 @@ import io.kaas.adapter.wire.KafkaServer;
 import io.kaas.adapter.wire.UseCases;
 import io.kaas.adapter.wire.WireListener;
 import io.kaas.adapter.wire.WireSettings;
+import io.kaas.adapter.wire.codec.KafkaBatchRecordSearch;
 import io.kaas.adapter.wire.dispatch.ConnectionLimits;
 import io.kaas.application.authentication.CredentialCache;
 import io.kaas.application.authentication.SaslAuthenticator;
@@ -247,7 +248,7 @@ public final class KaasBroker implements AutoCloseable {
                             config.transactions().partitionVerification() ? verifier : null,
                             runtime.map(ClusterRuntime::writeFence).orElse(WriteFence.OPEN)),
                     new FetchService(topics, purgatory, scheduler, io),
-                    new ListOffsetsService(topics, io),
+                    new ListOffsetsService(topics, io, new KafkaBatchRecordSearch()),
                     new MetadataService(topics, topicAdmin, cluster, settings, io),
                     topicAdmin,
                     cluster,

@@ -1,5 +1,6 @@
 package io.kaas.application.log;
 
+import io.kaas.application.port.out.BatchRecordSearch;
 import io.kaas.application.port.out.Filesystem;
 import io.kaas.application.port.out.JsonCodec;
 import io.kaas.application.port.out.Scheduler;
@@ -181,8 +182,8 @@ final class DiskPartitionLog extends ProducerTrackingLog {
     }
 
     @Override
-    public Optional<TimestampOffset> offsetForTimestamp(long timestamp) {
-        return segments.published().offsetForTimestamp(timestamp);
+    public Optional<TimestampOffset> offsetForTimestamp(long timestamp, BatchRecordSearch records) {
+        return segments.published().offsetForTimestamp(timestamp, records);
     }
 
     @Override

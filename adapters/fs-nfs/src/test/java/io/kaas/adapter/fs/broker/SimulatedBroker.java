@@ -13,6 +13,7 @@ import io.kaas.adapter.fs.JsonTransactionStateStore;
 import io.kaas.application.cluster.BrokerSettings;
 import io.kaas.application.cluster.StandaloneCluster;
 import io.kaas.application.cluster.WriteFence;
+import io.kaas.application.fake.HeaderStampedRecords;
 import io.kaas.application.fetch.FetchPurgatory;
 import io.kaas.application.fetch.FetchService;
 import io.kaas.application.fetch.ListOffsetsService;
@@ -146,7 +147,7 @@ final class SimulatedBroker {
                 new ConfigService(topics, brokerConfigs, BROKER_ID),
                 new ProduceService(topics, clock, scheduler, transactions.coordinator(), WriteFence.OPEN), // partition verification on
                 new FetchService(topics, purgatory, scheduler, io),
-                new ListOffsetsService(topics, io),
+                new ListOffsetsService(topics, io, new HeaderStampedRecords()),
                 producerIds, transactions, groups, stopSequence);
     }
 

@@ -2,6 +2,7 @@ package io.kaas.adapter.wire.support;
 
 import io.kaas.adapter.wire.KafkaApis;
 import io.kaas.adapter.wire.UseCases;
+import io.kaas.adapter.wire.codec.KafkaBatchRecordSearch;
 import io.kaas.adapter.wire.dispatch.ApiRegistry;
 import io.kaas.application.authentication.CredentialCache;
 import io.kaas.application.authentication.UserScramCredentialService;
@@ -114,7 +115,7 @@ public final class InMemoryBroker {
         useCases = new UseCases(
                 new ProduceService(topics, clock, scheduler, transactions.coordinator(), WriteFence.OPEN),
                 new FetchService(topics, purgatory, scheduler, Runnable::run),
-                new ListOffsetsService(topics, Runnable::run),
+                new ListOffsetsService(topics, Runnable::run, new KafkaBatchRecordSearch()),
                 new MetadataService(topics, cluster, settings, Runnable::run),
                 new StandaloneTopicAdmin(topics),
                 cluster,
