@@ -31,7 +31,7 @@ public final class RequestStats {
         return apiKey;
     }
 
-    /** The API's name, as the wire calls it (e.g. {@code PRODUCE}). */
+    /** The API's name, as the wire calls it (e.g. {@code Produce}, as Apache names it in its request metrics). */
     public String api() {
         return api;
     }

@@ -30,7 +30,7 @@ public interface TrafficMetrics {
     long nanoTime();
 
     /**
-     * @param api    the API's name (e.g. {@code PRODUCE})
+     * @param api    the API's name (e.g. {@code Produce}, as Apache names it in its request metrics)
      * @param nanos  from the request's dispatch to its handler's completion
      * @param failed its handler failed: the whole request was answered with an error
      */
