@@ -135,7 +135,8 @@ public final class FetchService implements FetchUseCase {
 
     /** The answer of a fetch, its bytes counted per topic as sent. */
     private List<PartitionData> counted(List<PartitionData> answer) {
-        for (PartitionData d : answer) {
+        for (int i = 0; i < answer.size(); i++) {
+            PartitionData d = answer.get(i);
             int bytes = d.sizeInBytes();
             if (bytes > 0) {
                 metrics.topic(d.partition().topic()).sent(bytes);

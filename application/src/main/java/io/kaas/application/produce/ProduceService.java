@@ -160,13 +160,13 @@ public final class ProduceService implements ProduceUseCase {
                                 return unverified(p, verified);
                             }
                             List<AppendQueue> ownTurn = new ArrayList<>(1);
-                            var result = append(partitionLog, p, now, guard, logAppendTime, waitDurable, ownTurn);
+                            var result = append(partitionLog, p, header, now, guard, logAppendTime, waitDurable, ownTurn);
                             AppendQueue.runTurns(ownTurn);
                             return result;
                         });
             }
         }
-        return append(partitionLog, p, now, VerificationGuard.NOT_REQUIRED, logAppendTime, waitDurable, turns);
+        return append(partitionLog, p, header, now, VerificationGuard.NOT_REQUIRED, logAppendTime, waitDurable, turns);
     }
 
     /** Why an appended batch never became durable: a newer leader took over, or the volume failed. */
@@ -177,7 +177,8 @@ public final class ProduceService implements ProduceUseCase {
                 : PartitionResult.failed(p.partition(), KafkaError.KAFKA_STORAGE_ERROR, cause.getMessage());
     }
 
-    private CompletableFuture<CompletableFuture<PartitionResult>> append(PartitionLog log, PartitionRecords p, long now,
+    private CompletableFuture<CompletableFuture<PartitionResult>> append(PartitionLog log, PartitionRecords p,
+                                                                         RecordBatchHeader header, long now,
                                                                          VerificationGuard guard, boolean logAppendTime,
                                                                          boolean waitDurable, List<AppendQueue> turns) {
         CompletableFuture<AppendResult> appended = new CompletableFuture<>();
@@ -192,7 +193,7 @@ public final class ProduceService implements ProduceUseCase {
         turns.add(queue);
         // Counted from the header's record count field: the records themselves are never read.
         int bytes = p.records().remaining();
-        int records = RecordBatchHeader.at(p.records()).recordsCount();
+        int records = header.recordsCount();
         return appended.thenApply(result -> {
             if (result instanceof AppendResult.Appended) {
                 metrics.topic(p.partition().topic()).appended(bytes, records);
