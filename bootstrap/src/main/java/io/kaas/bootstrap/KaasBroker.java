@@ -79,6 +79,7 @@ import io.kaas.domain.topic.TopicIds;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -268,7 +269,7 @@ public final class KaasBroker implements AutoCloseable {
                     new ClientQuotaService(credentials));
             server = KafkaServer.start(wire, listeners(config, useCases, accessControl,
                     new SaslAuthenticator(credentials, new ScramNonces()), boundPorts), io, metrics);
-            BrokerTelemetry telemetry = BrokerTelemetry.start(config.telemetry(), metrics, () -> topics.logs().size(),
+            BrokerTelemetry telemetry = BrokerTelemetry.start(config.telemetry(), metrics, () -> partitionCounts(topics),
                     new ConsumerLag(groups, topics)::current);
             stopSequence.add(0, telemetry::close); // its last push still sees every counter
             health = startHealth(config, topics, server, runtime, codec, telemetry);
@@ -350,6 +351,11 @@ public final class KaasBroker implements AutoCloseable {
             throw new IllegalStateException("cannot serve the health probes on " + config.bindHost() + ":"
                     + config.healthPort() + " (KAAS_HEALTH_PORT): " + e.getMessage(), e);
         }
+    }
+
+    private static BrokerTelemetry.PartitionCounts partitionCounts(TopicService topics) {
+        Collection<PartitionLog> led = topics.logs();
+        return new BrokerTelemetry.PartitionCounts(led.size(), led.stream().filter(PartitionLog::stalled).count());
     }
 
     /** The port of {@code /healthz}, {@code /readyz} and {@code /metrics}. */

@@ -103,6 +103,7 @@ class MetricsIT {
             assertThat(metrics.value("kaas_consumer_group_lag", Map.of("group", HOSTILE_GROUP, "topic", topic,
                     "partition", "0"))).hasValue((double) produced - committed);
             assertThat(metrics.value("kaas_partitions_led", Map.of()).orElseThrow()).isGreaterThanOrEqualTo(1);
+            assertThat(metrics.value("kaas_partitions_stalled", Map.of())).hasValue(0);
             assertThat(metrics.value("kaas_connections_accepted_total", Map.of("listener", "plain")).orElseThrow())
                     .isGreaterThanOrEqualTo(3);
         }

@@ -103,6 +103,15 @@ public interface PartitionLog {
     }
 
     /**
+     * Whether the log stalled for good: an fsync failed or outlived {@code KAAS_FSYNC_MAX_LATENCY_MS},
+     * and appends fail with KAFKA_STORAGE_ERROR until the partition is reopened. Lock-free, for gauges.
+     * A memory log never stalls.
+     */
+    default boolean stalled() {
+        return false;
+    }
+
+    /**
      * The first batch whose max timestamp is at least {@code timestamp}: its base offset (never below
      * the log start, which DeleteRecords may have moved into the batch), and its max timestamp. Batch
      * granularity: records are never decoded.

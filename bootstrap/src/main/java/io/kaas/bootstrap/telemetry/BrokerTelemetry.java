@@ -50,11 +50,11 @@ public final class BrokerTelemetry implements AutoCloseable {
     }
 
     /**
-     * @param partitionsLed how many partitions this broker leads now
-     * @param lag           consumer-group lag, computed when collected
+     * @param partitions the partitions this broker leads now, and of those how many stalled
+     * @param lag        consumer-group lag, computed when collected
      */
-    public static BrokerTelemetry start(TelemetrySettings settings, BrokerMetrics metrics, LongSupplier partitionsLed,
-                                        Supplier<List<PartitionLag>> lag) {
+    public static BrokerTelemetry start(TelemetrySettings settings, BrokerMetrics metrics,
+                                        Supplier<PartitionCounts> partitions, Supplier<List<PartitionLag>> lag) {
         AttributesBuilder resource = Attributes.builder();
         settings.resourceAttributes().forEach(resource::put);
         PrometheusMetricReader prometheus = PrometheusMetricReader.builder().setOtelScopeLabelsEnabled(false).build();
@@ -72,11 +72,11 @@ public final class BrokerTelemetry implements AutoCloseable {
             LOG.info("pushing metrics over OTLP/HTTP to {} every {} ms", endpoint, settings.exportIntervalMs());
         });
         SdkMeterProvider provider = builder.build();
-        registerInstruments(provider.get(SCOPE), metrics, partitionsLed, lag);
+        registerInstruments(provider.get(SCOPE), metrics, partitions, lag);
         return new BrokerTelemetry(provider, prometheus);
     }
 
-    private static void registerInstruments(Meter meter, BrokerMetrics metrics, LongSupplier partitionsLed,
+    private static void registerInstruments(Meter meter, BrokerMetrics metrics, Supplier<PartitionCounts> partitions,
                                             Supplier<List<PartitionLag>> lag) {
         meter.counterBuilder("kaas.topic.incoming.bytes").setUnit("By")
                 .setDescription("Bytes of record batches appended, as the producers sent them")
@@ -105,12 +105,19 @@ public final class BrokerTelemetry implements AutoCloseable {
                         Attributes.of(LISTENER, name))));
         meter.gaugeBuilder("kaas.partitions.led").ofLongs().setUnit("{partition}")
                 .setDescription("Partitions this broker leads (has open for writing)")
-                .buildWithCallback(m -> m.record(partitionsLed.getAsLong()));
+                .buildWithCallback(m -> m.record(partitions.get().led()));
+        meter.gaugeBuilder("kaas.partitions.stalled").ofLongs().setUnit("{partition}")
+                .setDescription("Partitions led here whose storage stalled (a failed or too slow fsync): appends fail")
+                .buildWithCallback(m -> m.record(partitions.get().stalled()));
         meter.gaugeBuilder("kaas.consumer_group.lag").ofLongs().setUnit("{record}")
                 .setDescription("High watermark minus the group's committed offset, per partition with a commit")
                 .buildWithCallback(m -> lag.get().forEach(l -> m.record(l.lag(), Attributes.of(GROUP, l.group(),
                         TOPIC, l.partition().topic(), PARTITION, (long) l.partition().partition()))));
         JvmMemoryGauges.register(meter);
+    }
+
+    /** What the partition gauges read: partitions led here, and how many of them stalled. */
+    public record PartitionCounts(long led, long stalled) {
     }
 
     /** Every metric now, in Prometheus's text exposition format (version 0.0.4). */

@@ -22,7 +22,7 @@ class BrokerTelemetryTest {
         metrics.requestCompleted(0, HOSTILE, 1_000, true);
         List<PartitionLag> lag = List.of(new PartitionLag(HOSTILE, new TopicPartition(HOSTILE, 2), 7));
         try (BrokerTelemetry telemetry = BrokerTelemetry.start(TelemetrySettings.fromEnvironment(Map.of(), 0), metrics,
-                () -> 1, () -> lag)) {
+                () -> new BrokerTelemetry.PartitionCounts(1, 0), () -> lag)) {
             String text = new String(telemetry.prometheusText(), StandardCharsets.UTF_8);
 
             PrometheusText parsed = PrometheusText.parse(text);
@@ -46,7 +46,7 @@ class BrokerTelemetryTest {
         metrics.fsyncNanos().record(60_000_000_000L); // a minute: above every bound
         metrics.groupCommitAppends().record(3);
         try (BrokerTelemetry telemetry = BrokerTelemetry.start(TelemetrySettings.fromEnvironment(Map.of(), 0), metrics,
-                () -> 0, List::of)) {
+                () -> new BrokerTelemetry.PartitionCounts(4, 1), List::of)) {
             PrometheusText parsed = PrometheusText.parse(new String(telemetry.prometheusText(), StandardCharsets.UTF_8));
 
             assertThat(parsed.value("kaas_log_fsync_duration_seconds_bucket", Map.of("le", "5.0E-4"))).hasValue(1);
@@ -57,6 +57,8 @@ class BrokerTelemetryTest {
                     .isCloseTo(60.0073, org.assertj.core.data.Offset.offset(1e-9));
             assertThat(parsed.value("kaas_log_group_commit_appends_bucket", Map.of("le", "4.0"))).hasValue(1);
             assertThat(parsed.value("kaas_log_group_commit_appends_bucket", Map.of("le", "2.0"))).hasValue(0);
+            assertThat(parsed.value("kaas_partitions_led", Map.of())).hasValue(4);
+            assertThat(parsed.value("kaas_partitions_stalled", Map.of())).hasValue(1);
         }
     }
 }
