@@ -87,9 +87,10 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
     }
 
     /**
-     * A connection on a SASL listener: only what {@code sasl} admits is served until it completes.
+     * A connection; on a SASL listener only what {@code sasl} admits is served until it completes.
      *
-     * @param sasl          null on a listener without authentication
+     * @param sasl          null on a listener without authentication (every request is then ANONYMOUS, or the
+     *                      principal of the TLS client certificate)
      * @param maxFrameBytes the frame cap to give the connection's {@link KafkaFrameDecoder} once authenticated
      * @param metrics       where each request's API, latency and failure are counted
      */
