@@ -43,6 +43,8 @@ import io.kaas.application.log.DiskLogEngine;
 import io.kaas.application.log.LogEngine;
 import io.kaas.application.log.MemoryLogEngine;
 import io.kaas.application.log.PartitionLog;
+import io.kaas.application.metrics.BrokerMetrics;
+import io.kaas.application.metrics.ConsumerLag;
 import io.kaas.application.port.in.ClusterUseCase;
 import io.kaas.application.port.in.TopicAdminUseCase;
 import io.kaas.application.port.out.AclStore;
@@ -69,6 +71,7 @@ import io.kaas.application.txn.VerifiedHere;
 import io.kaas.bootstrap.cluster.ClusterRuntime;
 import io.kaas.bootstrap.health.HealthReport;
 import io.kaas.bootstrap.health.HealthServer;
+import io.kaas.bootstrap.telemetry.BrokerTelemetry;
 import io.kaas.domain.config.BrokerConfigs;
 import io.kaas.domain.security.AclBinding;
 import io.kaas.domain.security.AclRules;
@@ -77,6 +80,7 @@ import io.kaas.domain.topic.TopicIds;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -178,11 +182,12 @@ public final class KaasBroker implements AutoCloseable {
                 KaasBroker::newClusterId));
 
         IoExecutor io = new IoExecutor();
+        BrokerMetrics metrics = new BrokerMetrics(System::nanoTime);
         FetchPurgatory purgatory = new FetchPurgatory();
         boolean clustered = config.cluster().isPresent();
         LogEngine engine = disk
                 ? new DiskLogEngine(new DiskLogEngine.Settings(config.dataDir(), 0, config.fsyncMaxLatencyMs(),
-                        DiskLogEngine.DEFAULT_CHECKPOINT_INTERVAL_BYTES, clustered), fs, codec, io, scheduler, clock, purgatory)
+                        DiskLogEngine.DEFAULT_CHECKPOINT_INTERVAL_BYTES, clustered, metrics), fs, codec, io, scheduler, clock, purgatory)
                 : new MemoryLogEngine(purgatory);
         Optional<ClusterRuntime> runtime = config.cluster().map(c -> ClusterRuntime.prepare(c, clusterId,
                 new ClusterUseCase.Broker(config.brokerId(), config.advertisedHost(), config.port(),
@@ -193,6 +198,7 @@ public final class KaasBroker implements AutoCloseable {
                         brokerConfigs, UUID::randomUUID))
                 .orElseGet(() -> new TopicService(topicStore, engine, settings, brokerConfigs, UUID::randomUUID));
         topics.start();
+        topics.addDeletionListener(topic -> metrics.forgetTopic(topic.name()));
         PartitionSweep retention = PartitionSweep.start("the retention sweep", topics, scheduler, io, clock,
                 config.retentionCheckIntervalMs(), PartitionLog::applyRetention);
         PartitionSweep producerExpiry = PartitionSweep.start("the producer-id expiry", topics, scheduler, io, clock,
@@ -246,8 +252,8 @@ public final class KaasBroker implements AutoCloseable {
             UseCases useCases = new UseCases(
                     new ProduceService(topics, clock, scheduler,
                             config.transactions().partitionVerification() ? verifier : null,
-                            runtime.map(ClusterRuntime::writeFence).orElse(WriteFence.OPEN)),
-                    new FetchService(topics, purgatory, scheduler, io),
+                            runtime.map(ClusterRuntime::writeFence).orElse(WriteFence.OPEN), metrics),
+                    new FetchService(topics, purgatory, scheduler, io, metrics),
                     new ListOffsetsService(topics, io, new KafkaBatchRecordSearch()),
                     new MetadataService(topics, topicAdmin, cluster, settings, io),
                     topicAdmin,
@@ -265,8 +271,11 @@ public final class KaasBroker implements AutoCloseable {
                     new UserScramCredentialService(credentials, !clustered),
                     new ClientQuotaService(credentials));
             server = KafkaServer.start(wire, listeners(config, useCases, accessControl,
-                    new SaslAuthenticator(credentials, new ScramNonces()), boundPorts), io);
-            health = startHealth(config, topics, server, runtime, codec);
+                    new SaslAuthenticator(credentials, new ScramNonces()), boundPorts), io, metrics);
+            BrokerTelemetry telemetry = BrokerTelemetry.start(config.telemetry(), metrics, () -> partitionCounts(topics),
+                    new ConsumerLag(groups, topics)::current);
+            stopSequence.add(0, telemetry::close); // its last push still sees every counter
+            health = startHealth(config, topics, server, runtime, codec, telemetry);
             KafkaServer listening = server;
             runtime.ifPresent(r -> r.start(topics, () -> listening.oldestLoopTickAgeMs() < HealthReport.WEDGED_AFTER_MS,
                     () -> {
@@ -327,13 +336,15 @@ public final class KaasBroker implements AutoCloseable {
      * a cluster broker reports what its assignment gives it.
      */
     private static HealthServer startHealth(BrokerConfig config, TopicService topics, KafkaServer server,
-                                            Optional<ClusterRuntime> runtime, JacksonCodec codec) {
+                                            Optional<ClusterRuntime> runtime, JacksonCodec codec,
+                                            BrokerTelemetry telemetry) {
         Supplier<HealthReport> report = runtime.<Supplier<HealthReport>>map(r -> () -> r.report(server.oldestLoopTickAgeMs()))
                 .orElse(() -> new HealthReport("standalone", config.brokerId(), config.brokerId(), 0, true,
                         topics.logs().size(), topics.all().stream().mapToInt(Topic::partitionCount).sum(),
                         server.oldestLoopTickAgeMs(), true));
         try {
             return HealthServer.start(config.bindHost(), config.healthPort(), report, codec::encode,
+                    new HealthServer.MetricsPage(BrokerTelemetry.prometheusContentType(), telemetry::prometheusText),
                     config.testHooks() ? Optional.of(server::wedgeEventLoops) : Optional.empty());
         } catch (IOException e) {
             server.close();
@@ -342,7 +353,12 @@ public final class KaasBroker implements AutoCloseable {
         }
     }
 
-    /** The port of {@code /healthz} and {@code /readyz}. */
+    private static BrokerTelemetry.PartitionCounts partitionCounts(TopicService topics) {
+        Collection<PartitionLog> led = topics.logs();
+        return new BrokerTelemetry.PartitionCounts(led.size(), led.stream().filter(PartitionLog::stalled).count());
+    }
+
+    /** The port of {@code /healthz}, {@code /readyz} and {@code /metrics}. */
     public int healthPort() {
         return health.port();
     }

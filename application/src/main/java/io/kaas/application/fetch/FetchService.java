@@ -3,6 +3,7 @@ package io.kaas.application.fetch;
 import io.kaas.application.log.AppendListener.Append;
 import io.kaas.application.log.LogRead;
 import io.kaas.application.log.PartitionLog;
+import io.kaas.application.metrics.BrokerMetrics;
 import io.kaas.application.port.in.FetchUseCase;
 import io.kaas.application.port.out.Scheduler;
 import io.kaas.application.topic.TopicService;
@@ -43,16 +44,25 @@ public final class FetchService implements FetchUseCase {
     private final FetchPurgatory purgatory;
     private final Scheduler scheduler;
     private final Executor io;
+    private final BrokerMetrics metrics;
+
+    /** Without metrics. */
+    public FetchService(TopicService topics, FetchPurgatory purgatory, Scheduler scheduler, Executor io) {
+        this(topics, purgatory, scheduler, io, BrokerMetrics.unobserved());
+    }
 
     /**
-     * @param io runs every read of a partition log: the first one of a fetch, and the one that
-     *           answers a parked fetch (not the appending thread that woke it)
+     * @param io      runs every read of a partition log: the first one of a fetch, and the one that
+     *                answers a parked fetch (not the appending thread that woke it)
+     * @param metrics counts each topic's bytes answered
      */
-    public FetchService(TopicService topics, FetchPurgatory purgatory, Scheduler scheduler, Executor io) {
+    public FetchService(TopicService topics, FetchPurgatory purgatory, Scheduler scheduler, Executor io,
+                        BrokerMetrics metrics) {
         this.topics = topics;
         this.purgatory = purgatory;
         this.scheduler = scheduler;
         this.io = io;
+        this.metrics = metrics;
         topics.addDeletionListener(this::onDeleted);
     }
 
@@ -67,7 +77,7 @@ public final class FetchService implements FetchUseCase {
     public CompletionStage<List<PartitionData>> fetch(Command command) {
         if (command.maxWaitMs() <= 0 || command.minBytes() <= 0 || command.partitions().isEmpty()) {
             CompletableFuture<List<PartitionData>> result = new CompletableFuture<>();
-            submit(() -> result.complete(readAll(command)), result::completeExceptionally);
+            submit(() -> result.complete(counted(readAll(command))), result::completeExceptionally);
             return result;
         }
         ParkedFetch fetch = new ParkedFetch(command);
@@ -121,6 +131,18 @@ public final class FetchService implements FetchUseCase {
         } catch (RejectedExecutionException e) {
             failed.accept(e); // shutting down
         }
+    }
+
+    /** The answer of a fetch, its bytes counted per topic as sent. */
+    private List<PartitionData> counted(List<PartitionData> answer) {
+        for (int i = 0; i < answer.size(); i++) {
+            PartitionData d = answer.get(i);
+            int bytes = d.sizeInBytes();
+            if (bytes > 0) {
+                metrics.topic(d.partition().topic()).sent(bytes);
+            }
+        }
+        return answer;
     }
 
     private static boolean satisfied(Command command, List<PartitionData> data) {
@@ -327,7 +349,7 @@ public final class FetchService implements FetchUseCase {
 
         private void finish(List<PartitionData> data) {
             release();
-            result.complete(data);
+            result.complete(counted(data));
         }
 
         void fail(Throwable error) {

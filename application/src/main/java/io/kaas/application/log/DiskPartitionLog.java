@@ -97,6 +97,11 @@ final class DiskPartitionLog extends ProducerTrackingLog {
     }
 
     @Override
+    public boolean stalled() {
+        return committer.failure() != null;
+    }
+
+    @Override
     public synchronized CompletionStage<Void> durableThrough(long endOffset) {
         return committer.durableThrough(endOffset);
     }

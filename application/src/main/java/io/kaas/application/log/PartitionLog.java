@@ -104,6 +104,15 @@ public interface PartitionLog {
     }
 
     /**
+     * Whether the log stalled for good: an fsync failed or outlived {@code KAAS_FSYNC_MAX_LATENCY_MS},
+     * and appends fail with KAFKA_STORAGE_ERROR until the partition is reopened. Lock-free, for gauges.
+     * A memory log never stalls.
+     */
+    default boolean stalled() {
+        return false;
+    }
+
+    /**
      * The first record, in offset order, whose timestamp is at least {@code timestamp}: its offset
      * (never below the log start) and its timestamp. Batch headers find the first batch reaching the
      * timestamp; only such a batch is read and searched by {@code records}. Reads files: call it on

@@ -25,6 +25,7 @@ import io.kaas.application.memory.InMemoryProducerFenceLog;
 import io.kaas.application.memory.InMemoryProducerIdBlockStore;
 import io.kaas.application.memory.InMemoryTopicStore;
 import io.kaas.application.memory.InMemoryTransactionStateStore;
+import io.kaas.application.metrics.BrokerMetrics;
 import io.kaas.application.port.in.TopicAdminUseCase;
 import io.kaas.application.produce.ProduceService;
 import io.kaas.application.quota.ClientQuotaService;
@@ -113,7 +114,8 @@ public final class InMemoryBroker {
         transactions.bindGroups(groups);
         transactions.coordinator().load(); // no sweeper: tests that need its passes run them by hand
         useCases = new UseCases(
-                new ProduceService(topics, clock, scheduler, transactions.coordinator(), WriteFence.OPEN),
+                new ProduceService(topics, clock, scheduler, transactions.coordinator(), WriteFence.OPEN,
+                        BrokerMetrics.unobserved()),
                 new FetchService(topics, purgatory, scheduler, Runnable::run),
                 new ListOffsetsService(topics, Runnable::run, new KafkaBatchRecordSearch()),
                 new MetadataService(topics, cluster, settings, Runnable::run),
