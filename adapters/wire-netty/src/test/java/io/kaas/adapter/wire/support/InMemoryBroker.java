@@ -28,6 +28,7 @@ import io.kaas.application.port.in.TopicAdminUseCase;
 import io.kaas.application.produce.ProduceService;
 import io.kaas.application.quota.ClientQuotaService;
 import io.kaas.application.producer.ProducerIdService;
+import io.kaas.application.topic.BrokerConfigService;
 import io.kaas.application.topic.ConfigService;
 import io.kaas.application.topic.DeleteRecordsService;
 import io.kaas.application.topic.LogDirsService;
@@ -120,7 +121,7 @@ public final class InMemoryBroker {
                 cluster,
                 producerIds,
                 new DeleteRecordsService(topics, Runnable::run),
-                new ConfigService(topics, brokerConfigs, BROKER_ID),
+                new ConfigService(topics, BrokerConfigService.fixed(brokerConfigs, BROKER_ID), BROKER_ID),
                 new LogDirsService(topics, engine, Runnable::run),
                 groups,
                 transactions.coordinator(),
