@@ -266,6 +266,9 @@ class ConfigServiceTest {
                         + " id must be specified: Set(sasl.kerberos.min.time.before.relogin)"));
         assertThat(broker.dynamicConfigs.load()).isEmpty();
 
+        assertThat(broker.configs.alterIncremental(THIS_BROKER, List.of(
+                new Change("log.retention.ms", AlterOp.SUBTRACT, "5")), false)).isEqualTo(new Outcome(
+                KafkaError.INVALID_CONFIG, "Config value subtract is not allowed for config key: log.retention.ms"));
         assertThat(alterThisBroker("listener.name.external.ssl.keystore.type", "PKCS12")).isEqualTo(Outcome.OK);
         assertThat(alterThisBroker("some.plugin.setting", "x")).as("Apache stores unknown names").isEqualTo(Outcome.OK);
     }

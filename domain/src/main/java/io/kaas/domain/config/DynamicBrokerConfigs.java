@@ -5,6 +5,7 @@ import io.kaas.domain.error.KafkaException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -38,7 +39,7 @@ public final class DynamicBrokerConfigs {
      * removes, APPEND and SUBTRACT edit a LIST config item by item from its current effective value.
      *
      * @param effective the value a config has now on this resource, for APPEND and SUBTRACT
-     * @throws KafkaException INVALID_REQUEST when APPEND or SUBTRACT names a config that is not a list
+     * @throws KafkaException INVALID_CONFIG when APPEND or SUBTRACT names a config that is not a list
      */
     public static Map<String, String> apply(Map<String, String> current, List<TopicConfigs.Change> changes,
                                             Function<String, String> effective) {
@@ -58,7 +59,9 @@ public final class DynamicBrokerConfigs {
         boolean isList = DynamicBrokerConfigKeys.get(baseName(change.key())).filter(k -> k.type() == ConfigType.LIST)
                 .isPresent();
         if (!isList) {
-            throw invalidRequest("Config value append is not allowed for config key: " + change.key());
+            String op = change.op().name().toLowerCase(Locale.ROOT);
+            throw new KafkaException(KafkaError.INVALID_CONFIG, "Config value " + op + " is not allowed for config key: "
+                    + change.key());
         }
         List<String> items = new ArrayList<>(ConfigValues.items(current));
         for (String item : (change.value() == null ? "" : change.value()).split(",")) {
