@@ -119,6 +119,8 @@ class DynamicBrokerConfigIT {
                 "Cannot update these configs dynamically: Set(log.dirs)");
         assertRefused(admin, CLUSTER_DEFAULT, set(RELOGIN, "80000"),
                 "Cannot update these configs at default cluster level, broker id must be specified: Set(" + RELOGIN + ")");
+        assertRefused(admin, THIS_BROKER, set("log.roll.ms", "0"),
+                "requirement failed: log.roll.ms must be greater than or equal to 1");
         assertRefused(admin, THIS_BROKER, set("log.cleaner.threads", "3"), "Invalid value"
                 + " org.apache.kafka.common.config.ConfigException: Log cleaner threads cannot be increased to more than"
                 + " double the current value 1 for configuration Invalid dynamic configuration");

@@ -4,6 +4,7 @@ import io.kaas.application.port.in.Outcome;
 import io.kaas.application.port.out.DynamicBrokerConfigStore;
 import io.kaas.domain.config.BrokerConfigs;
 import io.kaas.domain.config.DynamicBrokerConfigs;
+import io.kaas.domain.config.TopicConfigs;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.error.KafkaException;
 import java.util.LinkedHashMap;
@@ -74,13 +75,17 @@ public final class BrokerConfigService {
         boolean perBroker = !resource.equals(CLUSTER_DEFAULT);
         Map<String, String> stored = perBroker ? current.dynamicOfBroker() : current.dynamicDefaults();
         Map<String, String> next;
+        BrokerConfigs candidate;
         try {
             next = change.apply(stored);
             Map<String, String> set = new LinkedHashMap<>(next);
             set.entrySet().removeIf(e -> e.getValue().equals(stored.get(e.getKey())));
             BrokerConfigs now = current;
-            DynamicBrokerConfigs.validate(set, perBroker, name -> now.get(name).map(BrokerConfigs.Entry::value)
-                    .orElse(null));
+            DynamicBrokerConfigs.validate(set, perBroker, name -> valueOf(now, name));
+            candidate = perBroker ? now.withDynamic(next, now.dynamicDefaults())
+                    : now.withDynamic(now.dynamicOfBroker(), next);
+            DynamicBrokerConfigs.checkRequirements(name -> valueOf(candidate, name));
+            checkTopicDefaults(candidate);
         } catch (KafkaException e) {
             return new Outcome(e.error(), e.getMessage());
         }
@@ -93,10 +98,26 @@ public final class BrokerConfigService {
             LOG.error("storing the dynamic configs of broker resource '{}' failed", resource, e);
             return new Outcome(KafkaError.UNKNOWN_SERVER_ERROR, "Storing the broker configs failed: " + e.getMessage());
         }
-        current = perBroker ? current.withDynamic(next, current.dynamicDefaults())
-                : current.withDynamic(current.dynamicOfBroker(), next);
+        current = candidate;
         LOG.info("dynamic broker configs of '{}' are now {}", resource, next);
-        listeners.forEach(listener -> listener.accept(current));
+        listeners.forEach(listener -> listener.accept(candidate));
         return Outcome.OK;
+    }
+
+    private static String valueOf(BrokerConfigs configs, String name) {
+        return configs.get(name).map(BrokerConfigs.Entry::value).orElse(null);
+    }
+
+    /**
+     * Every topic without its own value takes the broker's: a default a topic could not hold (a
+     * negative {@code log.flush.interval.ms}, a {@code log.retention.ms} below -1, which Apache reads as
+     * unlimited) is refused with the topic config's message rather than leave topics unresolvable.
+     */
+    private static void checkTopicDefaults(BrokerConfigs candidate) {
+        try {
+            TopicConfigs.validate(Map.of(), candidate.topicDefaults());
+        } catch (KafkaException e) {
+            throw new KafkaException(KafkaError.INVALID_REQUEST, e.getMessage());
+        }
     }
 }

@@ -108,6 +108,34 @@ public final class DynamicBrokerConfigs {
         }
     }
 
+    /**
+     * Apache's checks across a broker's effective configs once a change is applied (its
+     * {@code KafkaConfig} requirements): segments rolled after at least a millisecond, a jitter not
+     * negative, a retention time unlimited or at least a millisecond (a negative one means
+     * unlimited), and at least 1 MiB of dedupe buffer per cleaner thread.
+     *
+     * @param effective the value of each config with the change applied
+     * @throws KafkaException INVALID_REQUEST with Apache's message
+     */
+    public static void checkRequirements(Function<String, String> effective) {
+        require(longOf(effective, "log.roll.ms") >= 1, "log.roll.ms must be greater than or equal to 1");
+        require(longOf(effective, "log.roll.jitter.ms") >= 0, "log.roll.jitter.ms must be greater than or equal to 0");
+        require(longOf(effective, "log.retention.ms") != 0,
+                "log.retention.ms must be unlimited (-1) or, greater than or equal to 1");
+        require(longOf(effective, "log.cleaner.dedupe.buffer.size") / longOf(effective, LOG_CLEANER_THREADS)
+                >= 1024 * 1024, "log.cleaner.dedupe.buffer.size must be at least 1MB per cleaner thread.");
+    }
+
+    private static long longOf(Function<String, String> effective, String name) {
+        return Long.parseLong(effective.apply(name).trim());
+    }
+
+    private static void require(boolean holds, String message) {
+        if (!holds) {
+            throw invalidRequest("requirement failed: " + message);
+        }
+    }
+
     private static void parse(DynamicBrokerConfigKeys.Key key, String raw) {
         try {
             key.parse(raw);
