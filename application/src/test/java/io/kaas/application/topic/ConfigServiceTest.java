@@ -295,6 +295,18 @@ class ConfigServiceTest {
                 .message()).isEqualTo("Invalid value x for configuration log.cleaner.threads: Not a number of type INT");
     }
 
+    @Test
+    void aClusterBrokerRefusesEveryChangeButDescribes() {
+        ConfigService cluster = new ConfigService(broker.topics,
+                BrokerConfigService.fixed(broker.brokerConfigs, TestBroker.BROKER_ID), TestBroker.BROKER_ID);
+
+        assertThat(cluster.alterIncremental(THIS_BROKER, List.of(new Change("log.retention.ms", AlterOp.SET, "1")),
+                false)).isEqualTo(new Outcome(KafkaError.INVALID_REQUEST, "Dynamic broker configs cannot be changed"
+                + " through the Kafka API in a kaas cluster: the KafkaCluster resource holds the brokers' settings"));
+        assertThat(cluster.describe(new DescribeCommand(THIS_BROKER, List.of("log.retention.ms"), false, false))
+                .entries()).extracting(Entry::value).containsExactly(TestBroker.RETENTION_MS);
+    }
+
     private Outcome alterThisBroker(String key, String value) {
         return broker.configs.alterIncremental(THIS_BROKER, List.of(new Change(key, AlterOp.SET, value)), false);
     }
