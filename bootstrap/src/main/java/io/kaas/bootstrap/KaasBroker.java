@@ -6,6 +6,7 @@ import io.kaas.adapter.fs.DataLayout;
 import io.kaas.adapter.fs.JacksonCodec;
 import io.kaas.adapter.fs.JsonAclStore;
 import io.kaas.adapter.fs.JsonCredentialStore;
+import io.kaas.adapter.fs.JsonDynamicBrokerConfigStore;
 import io.kaas.adapter.fs.JsonFiles;
 import io.kaas.adapter.fs.JsonMarkerQueue;
 import io.kaas.adapter.fs.JsonOffsetStore;
@@ -58,6 +59,7 @@ import io.kaas.application.produce.ProduceService;
 import io.kaas.application.quota.ClientQuotaService;
 import io.kaas.application.producer.ProducerIdService;
 import io.kaas.application.security.ReloadedSnapshot;
+import io.kaas.application.topic.BrokerConfigService;
 import io.kaas.application.topic.ClusterTopicAdmin;
 import io.kaas.application.topic.ConfigService;
 import io.kaas.application.topic.DeleteRecordsService;
@@ -174,6 +176,11 @@ public final class KaasBroker implements AutoCloseable {
         BrokerSettings settings = new BrokerSettings(config.brokerId(), config.defaultPartitions(),
                 config.autoCreateTopics(), config.maxPartitionsPerTopic());
         BrokerConfigs brokerConfigs = BrokerConfigView.of(config);
+        // Standalone, dynamic broker configs live on the volume; a cluster's come from its KafkaCluster resource.
+        BrokerConfigService brokerConfigService = config.cluster().isPresent()
+                ? BrokerConfigService.fixed(brokerConfigs, config.brokerId())
+                : BrokerConfigService.stored(brokerConfigs, new JsonDynamicBrokerConfigStore(layout, json),
+                        config.brokerId());
 
         TopicStore topicStore = config.cluster().isPresent() ? JsonTopicStore.shared(layout, json)
                 : new JsonTopicStore(layout, json);
@@ -196,7 +203,9 @@ public final class KaasBroker implements AutoCloseable {
         // catalog says which of them still stand for a declared topic.
         TopicService topics = runtime.map(r -> TopicService.forCluster(topicStore, r.topicCatalog(), engine, settings,
                         brokerConfigs, UUID::randomUUID))
-                .orElseGet(() -> new TopicService(topicStore, engine, settings, brokerConfigs, UUID::randomUUID));
+                .orElseGet(() -> new TopicService(topicStore, engine, settings, brokerConfigService.current(),
+                        UUID::randomUUID));
+        brokerConfigService.addListener(topics::useBrokerConfigs);
         topics.start();
         topics.addDeletionListener(topic -> metrics.forgetTopic(topic.name()));
         PartitionSweep retention = PartitionSweep.start("the retention sweep", topics, scheduler, io, clock,
@@ -260,7 +269,7 @@ public final class KaasBroker implements AutoCloseable {
                     cluster,
                     producerIds,
                     new DeleteRecordsService(topics, io),
-                    new ConfigService(topics, configWriter, brokerConfigs, config.brokerId()),
+                    new ConfigService(topics, configWriter, brokerConfigService, config.brokerId()),
                     new LogDirsService(topics, engine, io),
                     groups,
                     transactions.coordinator(),

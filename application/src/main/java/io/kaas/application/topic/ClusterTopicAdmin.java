@@ -73,7 +73,7 @@ public final class ClusterTopicAdmin implements TopicAdminUseCase, TopicConfigWr
                              Executor io) {
         this.topics = topics;
         this.catalog = catalog;
-        this.rules = new TopicAdminRules(settings, brokerConfigs, isBroker);
+        this.rules = new TopicAdminRules(settings, () -> brokerConfigs, isBroker);
         this.brokerConfigs = brokerConfigs;
         this.clock = clock;
         this.scheduler = scheduler;

@@ -6,6 +6,9 @@ import io.kaas.domain.config.AlterOp;
 import io.kaas.domain.config.BrokerConfigs;
 import io.kaas.domain.config.ConfigResourceType;
 import io.kaas.domain.config.ConfigSource;
+import io.kaas.domain.config.ConfigType;
+import io.kaas.domain.config.DynamicBrokerConfigKeys;
+import io.kaas.domain.config.DynamicBrokerConfigs;
 import io.kaas.domain.config.TopicConfig;
 import io.kaas.domain.config.TopicConfigKey;
 import io.kaas.domain.config.TopicConfigKeys;
@@ -13,14 +16,11 @@ import io.kaas.domain.config.TopicConfigs;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.topic.TopicNames;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.UnaryOperator;
 
 /**
@@ -32,23 +32,23 @@ import java.util.function.UnaryOperator;
  * {@link TopicService} validates, stores and applies them standalone; in a cluster they become the
  * KafkaTopic's config, which the operator materialises.
  *
- * <p>Brokers report their real startup settings ({@link BrokerConfigs}), all read-only: kaas has
- * no dynamic broker configuration, so setting one is refused as Apache refuses a key that cannot be
- * updated dynamically. The cluster-wide default resource (empty name) has no dynamic defaults.
+ * <p>Brokers report their settings ({@link BrokerConfigs}): the startup ones, read-only, and
+ * Apache's dynamic broker configs, which {@link BrokerConfigService} lets this broker (its id) or
+ * the cluster-wide default (the empty name) change, with Apache's sources and synonyms.
  */
 public final class ConfigService implements ConfigUseCase {
     private final TopicService topics;
     private final TopicConfigWriter writer;
-    private final BrokerConfigs broker;
+    private final BrokerConfigService broker;
     private final int brokerId;
 
     /** A broker that writes its own topics' configs. */
-    public ConfigService(TopicService topics, BrokerConfigs broker, int brokerId) {
+    public ConfigService(TopicService topics, BrokerConfigService broker, int brokerId) {
         this(topics, topics, broker, brokerId);
     }
 
     /** @param writer where topic config changes go */
-    public ConfigService(TopicService topics, TopicConfigWriter writer, BrokerConfigs broker, int brokerId) {
+    public ConfigService(TopicService topics, TopicConfigWriter writer, BrokerConfigService broker, int brokerId) {
         this.topics = topics;
         this.writer = writer;
         this.broker = broker;
@@ -99,7 +99,8 @@ public final class ConfigService implements ConfigUseCase {
         if (config.isOverridden(name)) {
             chain.add(new Synonym(name, value, ConfigSource.DYNAMIC_TOPIC_CONFIG));
         }
-        broker.topicDefaultSetting(name).ifPresent(setting -> chain.addAll(brokerChain(setting)));
+        BrokerConfigs configs = broker.current();
+        configs.topicDefaultSetting(name).ifPresent(setting -> chain.addAll(synonyms(configs, setting.name())));
         ConfigSource source = chain.isEmpty() ? ConfigSource.DEFAULT_CONFIG : chain.get(0).source();
         return new Entry(name, value, false, source, false, includeSynonyms ? List.copyOf(chain) : List.of(), key.type(),
                 includeDocumentation ? key.documentation() : null);
@@ -107,8 +108,19 @@ public final class ConfigService implements ConfigUseCase {
 
     private Described describeBroker(DescribeCommand command) {
         String name = command.resource().name();
+        BrokerConfigs configs = broker.current();
         if (name == null || name.isEmpty()) {
-            return new Described(KafkaError.NONE, null, List.of()); // no dynamic cluster-wide defaults exist in kaas
+            List<Entry> entries = new ArrayList<>();
+            configs.dynamicDefaults().forEach((key, value) -> {
+                if (wanted(command.keys(), key)) {
+                    BrokerConfigs.Entry known = configs.get(key).orElseThrow();
+                    BrokerConfigs.Entry setting = new BrokerConfigs.Entry(key, value, known.defaultValue(), known.type(),
+                            ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG, known.documentation());
+                    entries.add(brokerEntry(setting, List.of(new Synonym(key, value, setting.source())), command));
+                }
+            });
+            entries.sort((a, b) -> a.name().compareTo(b.name()));
+            return new Described(KafkaError.NONE, null, entries);
         }
         Optional<Described> wrongBroker = checkBrokerId(name, "Broker id must be an integer, but it is: " + name,
                 "Unexpected broker id, expected " + brokerId + " or empty string, but received " + name);
@@ -116,24 +128,29 @@ public final class ConfigService implements ConfigUseCase {
             return wrongBroker.get();
         }
         List<Entry> entries = new ArrayList<>();
-        for (BrokerConfigs.Entry setting : broker.all()) {
+        for (BrokerConfigs.Entry setting : configs.all()) {
             if (wanted(command.keys(), setting.name())) {
-                entries.add(new Entry(setting.name(), setting.value(), true, setting.source(), false,
-                        command.includeSynonyms() ? brokerChain(setting) : List.of(), setting.type(),
-                        command.includeDocumentation() ? setting.documentation() : null));
+                entries.add(brokerEntry(setting, synonyms(configs, setting.name()), command));
             }
         }
         return new Described(KafkaError.NONE, null, entries);
     }
 
-    /** A broker setting's value, then the default it shadows when the environment set it. */
-    private static List<Synonym> brokerChain(BrokerConfigs.Entry setting) {
-        List<Synonym> chain = new ArrayList<>();
-        chain.add(new Synonym(setting.name(), setting.value(), setting.source()));
-        if (setting.source() == ConfigSource.STATIC_BROKER_CONFIG && setting.defaultValue() != null) {
-            chain.add(new Synonym(setting.name(), setting.defaultValue(), ConfigSource.DEFAULT_CONFIG));
-        }
-        return chain;
+    /** A broker setting as reported: dynamic ones writable, passwords hidden, as Apache reports them. */
+    private static Entry brokerEntry(BrokerConfigs.Entry setting, List<Synonym> synonyms,
+                                     DescribeCommand command) {
+        boolean sensitive = setting.type() == ConfigType.PASSWORD;
+        // A name Apache does not know is reported only once set, as a dynamic config of unknown type.
+        boolean dynamic = DynamicBrokerConfigKeys.get(setting.name()).isPresent() || setting.type() == ConfigType.UNKNOWN;
+        List<Synonym> reported = !command.includeSynonyms() ? List.of() : sensitive
+                ? synonyms.stream().map(s -> new Synonym(s.name(), null, s.source())).toList() : synonyms;
+        return new Entry(setting.name(), sensitive ? null : setting.value(), !dynamic, setting.source(), sensitive,
+                reported, setting.type(), command.includeDocumentation() ? setting.documentation() : null);
+    }
+
+    /** Where a broker setting's value comes from, the effective one first. */
+    private static List<Synonym> synonyms(BrokerConfigs configs, String name) {
+        return configs.chain(name).stream().map(layer -> new Synonym(name, layer.value(), layer.source())).toList();
     }
 
     private static boolean wanted(List<String> keys, String name) {
@@ -152,8 +169,8 @@ public final class ConfigService implements ConfigUseCase {
         }
         return switch (resource.type()) {
             case TOPIC -> alterTopic(resource.name(), current -> TopicConfigs.apply(current, changes), validateOnly);
-            case BROKER -> alterBroker(resource.name(), changes.stream().filter(c -> c.op() != AlterOp.DELETE)
-                    .map(TopicConfigs.Change::key).toList());
+            case BROKER -> alterBroker(resource.name(), current -> DynamicBrokerConfigs.apply(current, changes,
+                    key -> broker.current().get(key).map(BrokerConfigs.Entry::value).orElse(null)), validateOnly);
             default -> new Outcome(KafkaError.INVALID_REQUEST, unsupported(resource.type()));
         };
     }
@@ -169,7 +186,7 @@ public final class ConfigService implements ConfigUseCase {
         settings.forEach(s -> configs.put(s.name(), s.value()));
         return switch (resource.type()) {
             case TOPIC -> alterTopic(resource.name(), current -> configs, validateOnly);
-            case BROKER -> alterBroker(resource.name(), configs.keySet());
+            case BROKER -> alterBroker(resource.name(), current -> configs, validateOnly);
             // Legacy AlterConfigs never had log levels: Apache calls every other type unknown.
             default -> new Outcome(KafkaError.INVALID_REQUEST, "Unknown resource type " + resource.type().id());
         };
@@ -200,25 +217,17 @@ public final class ConfigService implements ConfigUseCase {
         return outcome.succeeded() ? Outcome.OK : new Outcome(outcome.error(), outcome.message());
     }
 
-    /**
-     * Broker settings come from the environment at startup and cannot change while it runs: every
-     * key set is refused the way Apache refuses a key it cannot update dynamically. Deleting is a
-     * no-op: there is never a dynamic value to delete.
-     */
-    private Outcome alterBroker(String name, Collection<String> setKeys) {
-        if (name != null && !name.isEmpty()) {
-            Optional<Described> wrongBroker = checkBrokerId(name, "Node id must be an integer, but it is: " + name,
-                    "Unexpected broker id, expected " + brokerId + ", but received " + name);
+    /** Changes this broker's dynamic configs, or the cluster-wide defaults when {@code name} is empty. */
+    private Outcome alterBroker(String name, UnaryOperator<Map<String, String>> change, boolean validateOnly) {
+        String resource = name == null ? "" : name;
+        if (!resource.isEmpty()) {
+            Optional<Described> wrongBroker = checkBrokerId(resource, "Node id must be an integer, but it is: "
+                    + resource, "Unexpected broker id, expected " + brokerId + ", but received " + resource);
             if (wrongBroker.isPresent()) {
                 return new Outcome(wrongBroker.get().error(), wrongBroker.get().message());
             }
         }
-        if (setKeys.isEmpty()) {
-            return Outcome.OK;
-        }
-        Set<String> sorted = new TreeSet<>(setKeys);
-        return new Outcome(KafkaError.INVALID_REQUEST, "Cannot update these configs dynamically: Set("
-                + String.join(", ", sorted) + ")");
+        return broker.alter(resource, change, validateOnly);
     }
 
     private Optional<Described> checkBrokerId(String name, String notANumber, String notThisBroker) {

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.function.IntPredicate;
+import java.util.function.Supplier;
 
 /**
  * Apache's checks on CreateTopics and CreatePartitions, in Apache's order and with its messages: what a request must
@@ -25,11 +26,14 @@ import java.util.function.IntPredicate;
  */
 final class TopicAdminRules {
     private final BrokerSettings settings;
-    private final BrokerConfigs brokerConfigs;
+    private final Supplier<BrokerConfigs> brokerConfigs;
     private final IntPredicate isBroker;
 
-    /** @param isBroker whether an id names a broker a manual assignment may use */
-    TopicAdminRules(BrokerSettings settings, BrokerConfigs brokerConfigs, IntPredicate isBroker) {
+    /**
+     * @param brokerConfigs the broker's configs as they stand, where topic configs take their defaults from
+     * @param isBroker      whether an id names a broker a manual assignment may use
+     */
+    TopicAdminRules(BrokerSettings settings, Supplier<BrokerConfigs> brokerConfigs, IntPredicate isBroker) {
         this.settings = settings;
         this.brokerConfigs = brokerConfigs;
         this.isBroker = isBroker;
@@ -67,7 +71,7 @@ final class TopicAdminRules {
             }
         }
         try {
-            TopicConfigs.validate(command.configs(), brokerConfigs.topicDefaults());
+            TopicConfigs.validate(command.configs(), brokerConfigs.get().topicDefaults());
         } catch (KafkaException e) {
             return Checked.refused(e.error(), e.getMessage());
         }

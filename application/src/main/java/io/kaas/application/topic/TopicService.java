@@ -52,7 +52,8 @@ public final class TopicService implements TopicConfigWriter {
 
     private final TopicStore store;
     private final LogEngine engine;
-    private final BrokerConfigs brokerConfigs;
+    /** Replaced when a dynamic broker config changes the topics' defaults. */
+    private volatile BrokerConfigs brokerConfigs;
     private final Supplier<UUID> randomIds;
     private final TopicAdminRules rules;
     /** Standalone: every partition's log opens with its topic. In a cluster the assignment opens them. */
@@ -83,7 +84,7 @@ public final class TopicService implements TopicConfigWriter {
         this.engine = engine;
         this.brokerConfigs = brokerConfigs;
         this.randomIds = randomIds;
-        this.rules = new TopicAdminRules(settings, brokerConfigs, id -> id == settings.brokerId());
+        this.rules = new TopicAdminRules(settings, () -> this.brokerConfigs, id -> id == settings.brokerId());
         this.opensEveryPartition = catalog.isEmpty();
         this.catalog = catalog;
     }
@@ -109,6 +110,17 @@ public final class TopicService implements TopicConfigWriter {
      */
     public void addDeletionListener(Consumer<Topic> listener) {
         deletionListeners.add(listener);
+    }
+
+    /**
+     * Takes topic defaults from {@code configs} from now on: every topic without its own value for
+     * a config gets the new default, its open logs included (Apache's dynamic {@code log.*} configs).
+     */
+    public synchronized void useBrokerConfigs(BrokerConfigs configs) {
+        brokerConfigs = configs;
+        for (Registered registered : List.copyOf(byName.values())) {
+            reconfigure(registered.topic());
+        }
     }
 
     /** Loads the stored topics and opens their logs. */

@@ -9,6 +9,7 @@ import io.kaas.application.memory.InMemoryTopicStore;
 import io.kaas.application.port.in.TopicAdminUseCase;
 import io.kaas.application.port.out.TopicStore;
 import io.kaas.application.produce.ProduceService;
+import io.kaas.application.topic.BrokerConfigService;
 import io.kaas.application.topic.ConfigService;
 import io.kaas.application.topic.TopicService;
 import io.kaas.domain.config.BrokerConfigs;
@@ -41,6 +42,8 @@ public final class TestBroker {
     public final BrokerSettings settings = new BrokerSettings(BROKER_ID, 1, true, MAX_PARTITIONS);
     public final LogEngine engine;
     public final TopicService topics;
+    public final InMemoryDynamicBrokerConfigStore dynamicConfigs = new InMemoryDynamicBrokerConfigStore();
+    public final BrokerConfigService brokerConfigService;
     public final ConfigService configs;
     public final ProduceService produce;
 
@@ -58,7 +61,9 @@ public final class TestBroker {
         topics = new TopicService(storeOverride != null ? storeOverride : store, engine, settings, brokerConfigs,
                 () -> new UUID(ids.nextLong(), ids.nextLong()));
         topics.start();
-        configs = new ConfigService(topics, brokerConfigs, BROKER_ID);
+        brokerConfigService = BrokerConfigService.stored(brokerConfigs, dynamicConfigs, BROKER_ID);
+        brokerConfigService.addListener(topics::useBrokerConfigs);
+        configs = new ConfigService(topics, brokerConfigService, BROKER_ID);
         produce = new ProduceService(topics, clock, scheduler);
     }
 

@@ -181,7 +181,7 @@ class ClusterTopicAdminTest {
     @Test
     void configChangesPatchTheDeclarationAndAnswerOnceTheCatalogTookThem() {
         materialized(TOPIC, 1);
-        ConfigService configs = new ConfigService(topics, admin, brokerConfigs, 0);
+        ConfigService configs = new ConfigService(topics, admin, BrokerConfigService.fixed(brokerConfigs, 0), 0);
         Resource orders = new Resource(ConfigResourceType.TOPIC, TOPIC);
 
         assertThat(configs.alterIncremental(orders, List.of(new Change("retention.ms", AlterOp.SET, "60000")), false))

@@ -105,19 +105,24 @@ class ConfigServiceTest {
     // ---------------------------------------------------------------- describe brokers
 
     @Test
-    void thisBrokerReportsItsSettingsReadOnly() {
+    void thisBrokerReportsItsSettingsStaticOnesReadOnly() {
         Described described = describe(THIS_BROKER, null, true, true);
 
         assertThat(described.error()).isEqualTo(KafkaError.NONE);
-        assertThat(described.entries()).allSatisfy(e -> assertThat(e.readOnly()).isTrue());
         assertThat(described.entries()).extracting(Entry::name).isSorted()
-                .contains("broker.id", "log.retention.ms", "message.max.bytes", "log.cleanup.policy");
+                .contains("broker.id", "log.retention.ms", "message.max.bytes", "log.cleanup.policy",
+                        "sasl.kerberos.min.time.before.relogin");
+        assertThat(entry(described, "broker.id").readOnly()).isTrue();
         Entry retention = entry(described, "log.retention.ms");
+        assertThat(retention.readOnly()).as("dynamic in Apache").isFalse();
         assertThat(retention.source()).isEqualTo(ConfigSource.STATIC_BROKER_CONFIG);
         assertThat(retention.synonyms()).containsExactly(
                 new Synonym("log.retention.ms", TestBroker.RETENTION_MS, ConfigSource.STATIC_BROKER_CONFIG),
                 new Synonym("log.retention.ms", "604800000", ConfigSource.DEFAULT_CONFIG));
         assertThat(retention.documentation()).isEqualTo("retention");
+        Entry password = entry(described, "ssl.keystore.password");
+        assertThat(password.sensitive()).isTrue();
+        assertThat(password.value()).isNull();
     }
 
     @Test
@@ -192,17 +197,118 @@ class ConfigServiceTest {
     }
 
     @Test
-    void brokerSettingsAreReadOnly() {
+    void staticBrokerSettingsAreRefusedAndOtherBrokersToo() {
         assertThat(broker.configs.alterIncremental(THIS_BROKER, List.of(
-                new Change("num.partitions", AlterOp.SET, "3"), new Change("log.retention.ms", AlterOp.SET, "1")), false))
+                new Change("num.partitions", AlterOp.SET, "3"), new Change("broker.id", AlterOp.SET, "1")), false))
                 .isEqualTo(new Outcome(KafkaError.INVALID_REQUEST,
-                        "Cannot update these configs dynamically: Set(log.retention.ms, num.partitions)"));
+                        "Cannot update these configs dynamically: Set(broker.id, num.partitions)"));
         assertThat(broker.configs.alterIncremental(new Resource(ConfigResourceType.BROKER, ""), List.of(
                 new Change("num.partitions", AlterOp.SET, "3")), false).error()).isEqualTo(KafkaError.INVALID_REQUEST);
         assertThat(broker.configs.alterIncremental(THIS_BROKER, List.of(new Change("num.partitions", AlterOp.DELETE, null)),
-                false)).as("there is never a dynamic value to delete").isEqualTo(Outcome.OK);
+                false)).as("nothing dynamic to delete").isEqualTo(Outcome.OK);
         assertThat(broker.configs.alterIncremental(new Resource(ConfigResourceType.BROKER, "4"), List.of(), false))
                 .isEqualTo(new Outcome(KafkaError.INVALID_REQUEST, "Unexpected broker id, expected 3, but received 4"));
+    }
+
+    @Test
+    void aDynamicBrokerConfigShadowsTheClusterDefaultWhichShadowsTheStartupSetting() {
+        Resource clusterDefault = new Resource(ConfigResourceType.BROKER, "");
+        assertThat(broker.configs.alterIncremental(clusterDefault,
+                List.of(new Change("log.retention.ms", AlterOp.SET, "2222222")), false)).isEqualTo(Outcome.OK);
+        assertThat(broker.configs.alterIncremental(THIS_BROKER,
+                List.of(new Change("log.retention.ms", AlterOp.SET, "7654321")), false)).isEqualTo(Outcome.OK);
+
+        Entry retention = entry(describe(THIS_BROKER, List.of("log.retention.ms"), true, false), "log.retention.ms");
+        assertThat(retention.value()).isEqualTo("7654321");
+        assertThat(retention.source()).isEqualTo(ConfigSource.DYNAMIC_BROKER_CONFIG);
+        assertThat(retention.synonyms()).containsExactly(
+                new Synonym("log.retention.ms", "7654321", ConfigSource.DYNAMIC_BROKER_CONFIG),
+                new Synonym("log.retention.ms", "2222222", ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG),
+                new Synonym("log.retention.ms", TestBroker.RETENTION_MS, ConfigSource.STATIC_BROKER_CONFIG),
+                new Synonym("log.retention.ms", "604800000", ConfigSource.DEFAULT_CONFIG));
+        assertThat(describe(clusterDefault, null, true, false).entries()).containsExactly(new Entry("log.retention.ms",
+                "2222222", false, ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG, false,
+                List.of(new Synonym("log.retention.ms", "2222222", ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG)),
+                ConfigType.LONG, null));
+
+        broker.create("orders", 1);
+        assertThat(entry(describe(ORDERS, null, false, false), "retention.ms").source())
+                .isEqualTo(ConfigSource.DYNAMIC_BROKER_CONFIG);
+        assertThat(broker.topics.config("orders").orElseThrow().value("retention.ms")).isEqualTo("7654321");
+
+        assertThat(broker.configs.alterIncremental(THIS_BROKER,
+                List.of(new Change("log.retention.ms", AlterOp.DELETE, null)), false)).isEqualTo(Outcome.OK);
+        assertThat(broker.topics.config("orders").orElseThrow().value("retention.ms"))
+                .as("an existing topic follows its default").isEqualTo("2222222");
+        assertThat(broker.dynamicConfigs.load()).isEqualTo(Map.of("", Map.of("log.retention.ms", "2222222")));
+    }
+
+    @Test
+    void dynamicBrokerConfigsAreCheckedAsApacheChecksThem() {
+        assertThat(alterThisBroker("sasl.kerberos.min.time.before.relogin", "abc")).isEqualTo(new Outcome(
+                KafkaError.INVALID_REQUEST, "Invalid value abc for configuration sasl.kerberos.min.time.before.relogin:"
+                + " Not a number of type LONG"));
+        assertThat(alterThisBroker("log.segment.bytes", "5").message())
+                .isEqualTo("Invalid value 5 for configuration log.segment.bytes: Value must be at least 14");
+        assertThat(alterThisBroker("log.cleaner.min.cleanable.ratio", "2").message()).isEqualTo(
+                "Invalid value 2.0 for configuration log.cleaner.min.cleanable.ratio: Value must be no more than 1");
+        assertThat(alterThisBroker("ssl.keystore.type", "PKCS12").message()).isEqualTo("These security configs can be"
+                + " dynamically updated only per-listener using the listener prefix: HashSet(ssl.keystore.type)");
+        assertThat(alterThisBroker("num.network.threads", "100").message()).isEqualTo("Invalid value"
+                + " org.apache.kafka.common.config.ConfigException: Dynamic thread count update validation failed for"
+                + " num.network.threads=100, value should not be greater than double the current value 3 for"
+                + " configuration Invalid dynamic configuration");
+        assertThat(alterThisBroker("max.connections.per.ip.overrides", "bad").message()).isEqualTo(
+                "Error parsing configuration property 'max.connections.per.ip.overrides': begin 0, end -1, length 3");
+        assertThat(broker.configs.alterIncremental(new Resource(ConfigResourceType.BROKER, ""), List.of(
+                new Change("sasl.kerberos.min.time.before.relogin", AlterOp.SET, "80000")), false)).isEqualTo(
+                new Outcome(KafkaError.INVALID_REQUEST, "Cannot update these configs at default cluster level, broker"
+                        + " id must be specified: Set(sasl.kerberos.min.time.before.relogin)"));
+        assertThat(broker.dynamicConfigs.load()).isEmpty();
+
+        assertThat(broker.configs.alterIncremental(THIS_BROKER, List.of(
+                new Change("log.retention.ms", AlterOp.SUBTRACT, "5")), false)).isEqualTo(new Outcome(
+                KafkaError.INVALID_CONFIG, "Config value subtract is not allowed for config key: log.retention.ms"));
+        assertThat(alterThisBroker("listener.name.external.ssl.keystore.type", "PKCS12")).isEqualTo(Outcome.OK);
+        assertThat(alterThisBroker("some.plugin.setting", "x")).as("Apache stores unknown names").isEqualTo(Outcome.OK);
+    }
+
+    @Test
+    void validateOnlyStoresNothing() {
+        assertThat(broker.configs.alterIncremental(THIS_BROKER, List.of(
+                new Change("sasl.kerberos.min.time.before.relogin", AlterOp.SET, "70000")), true)).isEqualTo(Outcome.OK);
+
+        assertThat(broker.dynamicConfigs.load()).isEmpty();
+        assertThat(entry(describe(THIS_BROKER, null, false, false), "sasl.kerberos.min.time.before.relogin").source())
+                .isEqualTo(ConfigSource.DEFAULT_CONFIG);
+    }
+
+    @Test
+    void legacyAlterReplacesTheBrokersDynamicConfigs() {
+        alterThisBroker("message.max.bytes", "2000000");
+
+        assertThat(broker.configs.alterAll(THIS_BROKER, List.of(new Setting("log.cleaner.threads", "2")), false))
+                .isEqualTo(Outcome.OK);
+
+        assertThat(broker.dynamicConfigs.load()).isEqualTo(Map.of("3", Map.of("log.cleaner.threads", "2")));
+        assertThat(broker.configs.alterAll(THIS_BROKER, List.of(new Setting("log.cleaner.threads", "x")), false)
+                .message()).isEqualTo("Invalid value x for configuration log.cleaner.threads: Not a number of type INT");
+    }
+
+    @Test
+    void aClusterBrokerRefusesEveryChangeButDescribes() {
+        ConfigService cluster = new ConfigService(broker.topics,
+                BrokerConfigService.fixed(broker.brokerConfigs, TestBroker.BROKER_ID), TestBroker.BROKER_ID);
+
+        assertThat(cluster.alterIncremental(THIS_BROKER, List.of(new Change("log.retention.ms", AlterOp.SET, "1")),
+                false)).isEqualTo(new Outcome(KafkaError.INVALID_REQUEST, "Dynamic broker configs cannot be changed"
+                + " through the Kafka API in a kaas cluster: the KafkaCluster resource holds the brokers' settings"));
+        assertThat(cluster.describe(new DescribeCommand(THIS_BROKER, List.of("log.retention.ms"), false, false))
+                .entries()).extracting(Entry::value).containsExactly(TestBroker.RETENTION_MS);
+    }
+
+    private Outcome alterThisBroker(String key, String value) {
+        return broker.configs.alterIncremental(THIS_BROKER, List.of(new Change(key, AlterOp.SET, value)), false);
     }
 
     // ---------------------------------------------------------------- legacy alter

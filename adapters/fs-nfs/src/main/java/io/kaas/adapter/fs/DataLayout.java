@@ -30,6 +30,11 @@ public record DataLayout(Path root) {
         return clusterDir().resolve("acls.json");
     }
 
+    /** The dynamic broker configs set through the admin APIs (standalone). */
+    public Path brokerConfigsFile() {
+        return clusterDir().resolve("broker-configs.json");
+    }
+
     public Path producerIdBlock(int brokerId) {
         return clusterDir().resolve("producer_ids").resolve("kaas-" + brokerId + ".json");
     }

@@ -29,6 +29,7 @@ import io.kaas.application.port.out.Scheduler;
 import io.kaas.application.port.out.TopicStore;
 import io.kaas.application.produce.ProduceService;
 import io.kaas.application.producer.ProducerIdService;
+import io.kaas.application.topic.BrokerConfigService;
 import io.kaas.application.topic.ConfigService;
 import io.kaas.application.topic.PartitionSweep;
 import io.kaas.application.topic.TopicService;
@@ -145,7 +146,7 @@ final class SimulatedBroker {
         List<Runnable> stopSequence = List.of(transactions::close, groups::close, producerExpiry::close,
                 retention::close, engine::close);
         return new SimulatedBroker(clusterId, engine, topics,
-                new ConfigService(topics, brokerConfigs, BROKER_ID),
+                new ConfigService(topics, BrokerConfigService.fixed(brokerConfigs, BROKER_ID), BROKER_ID),
                 new ProduceService(topics, clock, scheduler, transactions.coordinator(), WriteFence.OPEN, // partition verification on
                         BrokerMetrics.unobserved()),
                 new FetchService(topics, purgatory, scheduler, io),

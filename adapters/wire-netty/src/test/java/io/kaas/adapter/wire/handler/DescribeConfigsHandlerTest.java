@@ -83,12 +83,13 @@ class DescribeConfigsHandlerTest extends HandlerTestBase {
     }
 
     @ServedVersionsTest(ApiKeys.DESCRIBE_CONFIGS)
-    void thisBrokerReportsItsSettingsReadOnly(short version) {
+    void thisBrokerReportsItsStartupSettingsReadOnlyAndApachesDynamicOnesWritable(short version) {
         DescribeConfigsResponseData.DescribeConfigsResult result = only(describe(version,
                 resource(ConfigResource.Type.BROKER, Integer.toString(InMemoryBroker.BROKER_ID), null)));
 
         assertThat(result.errorCode()).isEqualTo(Errors.NONE.code());
-        assertThat(result.configs()).allSatisfy(c -> assertThat(c.readOnly()).isTrue());
+        assertThat(config(result, "broker.id").readOnly()).isTrue();
+        assertThat(config(result, "sasl.kerberos.min.time.before.relogin").readOnly()).isFalse();
         DescribeConfigsResponseData.DescribeConfigsResourceResult maxBytes = config(result, "message.max.bytes");
         assertThat(maxBytes.value()).isEqualTo(Integer.toString(InMemoryBroker.MESSAGE_MAX_BYTES));
         assertThat(maxBytes.configSource()).isEqualTo(ConfigSource.STATIC_BROKER_CONFIG.id());

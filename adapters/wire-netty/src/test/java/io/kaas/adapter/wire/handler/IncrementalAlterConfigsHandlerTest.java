@@ -56,7 +56,7 @@ class IncrementalAlterConfigsHandlerTest extends HandlerTestBase {
                 unknownOp,
                 topic("audit", op("retention.ms", OpType.APPEND, "5")),
                 topic("missing", op("retention.ms", OpType.SET, "5")),
-                resource(ConfigResource.Type.BROKER, "1", op("log.retention.ms", OpType.SET, "5")),
+                resource(ConfigResource.Type.BROKER, "1", op("log.dirs", OpType.SET, "/elsewhere")),
                 resource(ConfigResource.Type.BROKER, "", op("log.retention.ms", OpType.DELETE, null)));
 
         assertThat(response.data().responses()).extracting(IncrementalAlterConfigsResponseData.AlterConfigsResourceResponse::errorCode,
@@ -64,7 +64,7 @@ class IncrementalAlterConfigsHandlerTest extends HandlerTestBase {
                 tuple(Errors.INVALID_REQUEST.code(), "Unknown operations type 7"),
                 tuple(Errors.INVALID_CONFIG.code(), "Can't APPEND to key retention.ms because its type is not LIST."),
                 tuple(Errors.UNKNOWN_TOPIC_OR_PARTITION.code(), "The topic 'missing' does not exist."),
-                tuple(Errors.INVALID_REQUEST.code(), "Cannot update these configs dynamically: Set(log.retention.ms)"),
+                tuple(Errors.INVALID_REQUEST.code(), "Cannot update these configs dynamically: Set(log.dirs)"),
                 tuple(Errors.NONE.code(), null));
     }
 

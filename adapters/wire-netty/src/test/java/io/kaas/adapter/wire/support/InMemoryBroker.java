@@ -11,6 +11,7 @@ import io.kaas.application.cluster.MetadataService;
 import io.kaas.application.cluster.PartitionLeadershipService;
 import io.kaas.application.cluster.StandaloneCluster;
 import io.kaas.application.cluster.WriteFence;
+import io.kaas.application.fake.InMemoryDynamicBrokerConfigStore;
 import io.kaas.application.fake.ManualClock;
 import io.kaas.application.fake.ManualScheduler;
 import io.kaas.application.fetch.FetchPurgatory;
@@ -30,6 +31,7 @@ import io.kaas.application.port.in.TopicAdminUseCase;
 import io.kaas.application.produce.ProduceService;
 import io.kaas.application.quota.ClientQuotaService;
 import io.kaas.application.producer.ProducerIdService;
+import io.kaas.application.topic.BrokerConfigService;
 import io.kaas.application.topic.ConfigService;
 import io.kaas.application.topic.DeleteRecordsService;
 import io.kaas.application.topic.LogDirsService;
@@ -123,7 +125,7 @@ public final class InMemoryBroker {
                 cluster,
                 producerIds,
                 new DeleteRecordsService(topics, Runnable::run),
-                new ConfigService(topics, brokerConfigs, BROKER_ID),
+                new ConfigService(topics, dynamicBrokerConfigs(), BROKER_ID),
                 new LogDirsService(topics, engine, Runnable::run),
                 groups,
                 transactions.coordinator(),
@@ -137,6 +139,14 @@ public final class InMemoryBroker {
     /** The users SCRAM and PLAIN exchanges verify against, as the credentials file would hold them. */
     public CredentialCache credentials() {
         return credentials;
+    }
+
+    /** Dynamic broker configs as a standalone broker keeps them, in memory; the topics follow their defaults. */
+    private BrokerConfigService dynamicBrokerConfigs() {
+        BrokerConfigService service = BrokerConfigService.stored(brokerConfigs, new InMemoryDynamicBrokerConfigStore(),
+                BROKER_ID);
+        service.addListener(topics::useBrokerConfigs);
+        return service;
     }
 
     public BrokerConfigs brokerConfigs() {
