@@ -63,7 +63,8 @@ public final class JsonCredentialStore implements CredentialStore {
                     ScramEntry.of(credential)));
             UserQuotas q = user.quotas();
             return new UserEntry(scram, q.isEmpty() ? null
-                    : new QuotaEntry(q.producerByteRate(), q.consumerByteRate(), q.requestPercentage()));
+                    : new QuotaEntry(q.producerByteRate(), q.consumerByteRate(), q.requestPercentage(),
+                            q.controllerMutationRate()));
         }
 
         StoredUser toUser(String name) {
@@ -74,7 +75,7 @@ public final class JsonCredentialStore implements CredentialStore {
             }
             UserQuotas q = quotas == null ? UserQuotas.NONE
                     : new UserQuotas(quotas.producer_byte_rate(), quotas.consumer_byte_rate(),
-                            quotas.request_percentage());
+                            quotas.request_percentage(), quotas.controller_mutation_rate());
             return new StoredUser(name, credentials, q);
         }
     }
@@ -93,6 +94,7 @@ public final class JsonCredentialStore implements CredentialStore {
     }
 
     /** Apache's quota config names, so the file reads like {@code kafka-configs --describe}. */
-    record QuotaEntry(Long producer_byte_rate, Long consumer_byte_rate, Double request_percentage) {
+    record QuotaEntry(Long producer_byte_rate, Long consumer_byte_rate, Double request_percentage,
+                      Double controller_mutation_rate) {
     }
 }

@@ -42,7 +42,7 @@ class JsonSecurityStoresTest {
         StoredUser alice = new StoredUser("alice", Map.of(
                 ScramMechanism.SCRAM_SHA_512, ScramCredential.derive(ScramMechanism.SCRAM_SHA_512, "a", SALT, 4096),
                 ScramMechanism.SCRAM_SHA_256, ScramCredential.derive(ScramMechanism.SCRAM_SHA_256, "a", SALT, 8192)),
-                new UserQuotas(1_048_576L, null, 25.0));
+                new UserQuotas(1_048_576L, null, 25.0, 2.5));
         StoredUser tlsUser = new StoredUser("CN=app", Map.of(), null);
 
         store.write(Credentials.EMPTY.with(alice).with(tlsUser));

@@ -110,12 +110,12 @@ class DesiredUserTest {
 
     @Test
     void aTlsUserHasAnEntryWithoutACredentialUnderItsNameWithItsQuotas() {
-        KafkaUser tls = withQuotas(user("billing-service", AuthenticationType.TLS), 1_048_576L, 2_097_152L, 25);
+        KafkaUser tls = withQuotas(user("billing-service", AuthenticationType.TLS), 1_048_576L, 2_097_152L, 25.0);
 
         StoredUser entry = valid(tls).entry(Optional.empty(), Optional.empty()).orElseThrow();
 
         assertThat(entry).isEqualTo(new StoredUser("billing-service", Map.of(),
-                new UserQuotas(1_048_576L, 2_097_152L, 25.0)));
+                new UserQuotas(1_048_576L, 2_097_152L, 25.0, null)));
     }
 
     @Test
@@ -126,7 +126,7 @@ class DesiredUserTest {
 
         assertThat(valid(plain).entry(Optional.empty(), Optional.empty())).isEmpty();
         assertThat(valid(limited).entry(Optional.empty(), Optional.empty())).contains(new StoredUser("oauth-limited",
-                Map.of(), new UserQuotas(null, 1024L, null)));
+                Map.of(), new UserQuotas(null, 1024L, null, null)));
     }
 
     @Test
