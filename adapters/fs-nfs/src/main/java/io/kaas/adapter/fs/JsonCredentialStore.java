@@ -1,5 +1,6 @@
 package io.kaas.adapter.fs;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.kaas.application.port.out.CredentialStore;
 import io.kaas.domain.security.Credentials;
 import io.kaas.domain.security.ScramCredential;
@@ -93,7 +94,8 @@ public final class JsonCredentialStore implements CredentialStore {
         }
     }
 
-    /** Apache's quota config names, so the file reads like {@code kafka-configs --describe}. */
+    /** Apache's quota names, so the file reads like {@code kafka-configs --describe}; a quota not set is omitted. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
     record QuotaEntry(Long producer_byte_rate, Long consumer_byte_rate, Double request_percentage,
                       Double controller_mutation_rate) {
     }

@@ -56,7 +56,8 @@ class JsonSecurityStoresTest {
         String json = Files.readString(dir.resolve("__cluster/credentials.json"), StandardCharsets.UTF_8)
                 .replaceAll("\\s", "");
         assertThat(json).startsWith("{\"version\":1,\"users\":{").contains("\"SCRAM-SHA-512\":{\"salt\":\"",
-                "\"iterations\":8192", "\"producer_byte_rate\":1048576", "\"request_percentage\":25.0");
+                "\"iterations\":8192", "\"producer_byte_rate\":1048576", "\"request_percentage\":25.0",
+                "\"controller_mutation_rate\":2.5").doesNotContain("consumer_byte_rate");
     }
 
     @Test
