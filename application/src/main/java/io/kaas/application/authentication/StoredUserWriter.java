@@ -26,7 +26,6 @@ public final class StoredUserWriter implements UserWriter {
     public Map<String, Refusal> alterScram(Map<String, ScramChange> changes) {
         Map<String, Refusal> refused = new LinkedHashMap<>();
         credentials.update(current -> {
-            refused.clear();
             Map<String, StoredUser> users = new TreeMap<>(current.users());
             changes.forEach((name, change) -> {
                 Optional<StoredUser> before = Optional.ofNullable(users.get(name));
