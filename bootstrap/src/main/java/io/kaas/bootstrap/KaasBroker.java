@@ -26,6 +26,7 @@ import io.kaas.adapter.wire.codec.KafkaBatchRecordSearch;
 import io.kaas.adapter.wire.dispatch.ConnectionLimits;
 import io.kaas.application.authentication.CredentialCache;
 import io.kaas.application.authentication.SaslAuthenticator;
+import io.kaas.application.authentication.StoredUserWriter;
 import io.kaas.application.authentication.UserScramCredentialService;
 import io.kaas.application.authorization.AclAdminService;
 import io.kaas.application.authorization.AclAuthorizer;
@@ -55,9 +56,10 @@ import io.kaas.application.port.out.Filesystem;
 import io.kaas.application.port.out.ProducerIdBlockStore;
 import io.kaas.application.port.out.TopicStore;
 import io.kaas.application.port.out.TransactionVerifier;
+import io.kaas.application.port.out.UserWriter;
 import io.kaas.application.produce.ProduceService;
-import io.kaas.application.quota.ClientQuotaService;
 import io.kaas.application.producer.ProducerIdService;
+import io.kaas.application.quota.ClientQuotaService;
 import io.kaas.application.security.ReloadedSnapshot;
 import io.kaas.application.topic.BrokerConfigService;
 import io.kaas.application.topic.ClusterTopicAdmin;
@@ -255,6 +257,9 @@ public final class KaasBroker implements AutoCloseable {
         HealthServer health;
         try {
             JsonAclStore aclStore = new JsonAclStore(layout, json);
+            // In a cluster the operator writes credentials.json from KafkaUsers: SCRAM and quota changes go there.
+            UserWriter users = runtime.<UserWriter>map(ClusterRuntime::userWriter)
+                    .orElseGet(() -> new StoredUserWriter(credentials));
             AccessControl accessControl = accessControl(config,
                     runtime.map(ClusterRuntime::aclWriter).orElseGet(() -> new StoredAclWriter(aclStore)), aclStore,
                     scheduler, io, stopSequence);
@@ -276,9 +281,8 @@ public final class KaasBroker implements AutoCloseable {
                     transactions.markers(),
                     transactions.producers(),
                     new PartitionLeadershipService(topics, cluster),
-                    // In a cluster the operator writes credentials.json from KafkaUsers: alterations are refused there.
-                    new UserScramCredentialService(credentials, !clustered),
-                    new ClientQuotaService(credentials));
+                    new UserScramCredentialService(credentials, users),
+                    new ClientQuotaService(credentials, users));
             server = KafkaServer.start(wire, listeners(config, useCases, accessControl,
                     new SaslAuthenticator(credentials, new ScramNonces()), boundPorts), io, metrics);
             BrokerTelemetry telemetry = BrokerTelemetry.start(config.telemetry(), metrics, () -> partitionCounts(topics),

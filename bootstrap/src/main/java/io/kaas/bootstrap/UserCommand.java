@@ -6,6 +6,7 @@ import io.kaas.adapter.fs.JsonCredentialStore;
 import io.kaas.adapter.fs.JsonFiles;
 import io.kaas.adapter.fs.NioFilesystem;
 import io.kaas.application.authentication.CredentialCache;
+import io.kaas.application.authentication.StoredUserWriter;
 import io.kaas.application.authentication.UserScramCredentialService;
 import io.kaas.domain.security.ScramMechanism;
 import java.io.UncheckedIOException;
@@ -54,7 +55,7 @@ final class UserCommand {
         try {
             CredentialCache credentials = CredentialCache.load(
                     new JsonCredentialStore(layout, new JsonFiles(new NioFilesystem(), new JacksonCodec())));
-            new UserScramCredentialService(credentials, true).setPassword(r.name(), r.mechanism(), r.password(),
+            new UserScramCredentialService(credentials, new StoredUserWriter(credentials)).setPassword(r.name(), r.mechanism(), r.password(),
                     freshSalt(), r.iterations());
         } catch (IllegalArgumentException e) {
             err.accept("kaas user add: " + e.getMessage());

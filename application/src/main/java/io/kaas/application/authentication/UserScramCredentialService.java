@@ -2,6 +2,8 @@ package io.kaas.application.authentication;
 
 import io.kaas.application.port.in.Outcome;
 import io.kaas.application.port.in.UserScramCredentialsUseCase;
+import io.kaas.application.port.out.UserWriter.ScramChange;
+import io.kaas.application.port.out.UserWriter;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.security.Credentials;
 import io.kaas.domain.security.ScramCredential;
@@ -15,29 +17,25 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * SCRAM users in {@code credentials.json}, with the checks and messages of Apache's
- * ScramControlManager (alter) and ScramImage (describe). Describe answers from the cache; alter
- * rewrites the file once per request. In cluster mode the operator owns the file (KafkaUser
- * resources are the source of truth), so alterations are refused there, each user with
- * UNSUPPORTED_VERSION as Apache answers where its metadata cannot hold SCRAM credentials.
+ * SCRAM users, with the checks and messages of Apache's ScramControlManager (alter) and ScramImage (describe).
+ * Describe answers from the cached {@code credentials.json}; alter writes through a {@link UserWriter} once per
+ * request: the file itself in standalone, the users' KafkaUsers in a cluster (the operator then rewrites the file and
+ * every broker reloads it, so a change is in effect a reload after the answer, as Apache's brokers apply the
+ * controller's record after it commits).
  */
 public final class UserScramCredentialService implements UserScramCredentialsUseCase {
     private static final Logger LOG = LoggerFactory.getLogger(UserScramCredentialService.class);
-    static final String READ_ONLY_MESSAGE = "SCRAM credentials are KafkaUser resources in cluster mode: "
-            + "set the KafkaUser's spec.authentication instead";
 
     private final CredentialCache credentials;
-    private final boolean writable;
+    private final UserWriter writer;
 
-    /** @param writable false in cluster mode, where only the operator writes the credentials */
-    public UserScramCredentialService(CredentialCache credentials, boolean writable) {
+    public UserScramCredentialService(CredentialCache credentials, UserWriter writer) {
         this.credentials = credentials;
-        this.writable = writable;
+        this.writer = writer;
     }
 
     @Override
@@ -82,10 +80,6 @@ public final class UserScramCredentialService implements UserScramCredentialsUse
         Map<String, Outcome> outcomes = new LinkedHashMap<>();
         deletions.forEach(d -> outcomes.putIfAbsent(d.user(), Outcome.OK));
         upsertions.forEach(u -> outcomes.putIfAbsent(u.user(), Outcome.OK));
-        if (!writable) {
-            outcomes.replaceAll((user, ok) -> new Outcome(KafkaError.UNSUPPORTED_VERSION, READ_ONLY_MESSAGE));
-            return altered(outcomes);
-        }
         Set<String> pairs = new HashSet<>();
         deletions.forEach(d -> rejectTwice(outcomes, pairs, d.user(), d.mechanism()));
         upsertions.forEach(u -> rejectTwice(outcomes, pairs, u.user(), u.mechanism()));
@@ -106,37 +100,30 @@ public final class UserScramCredentialService implements UserScramCredentialsUse
                 fail(outcomes, d.user(), invalid);
             }
         });
+        // What Apache accepts but this broker's store cannot hold (a name no KafkaUser can have).
+        outcomes.keySet().forEach(user -> writer.refusal(user).ifPresent(why ->
+                fail(outcomes, user, new Outcome(KafkaError.UNACCEPTABLE_CREDENTIAL, why))));
         if (outcomes.values().stream().noneMatch(Outcome::succeeded)) {
             return altered(outcomes);
         }
-        credentials.update(current -> {
-            Map<String, StoredUser> users = new TreeMap<>(current.users());
-            for (Deletion d : deletions) {
-                if (!outcomes.get(d.user()).succeeded()) {
-                    continue;
-                }
-                StoredUser user = users.get(d.user());
-                ScramMechanism mechanism = d.mechanism().get();
-                if (user == null || user.scram(mechanism).isEmpty()) {
-                    fail(outcomes, d.user(), new Outcome(KafkaError.RESOURCE_NOT_FOUND,
-                            "Attempt to delete a user credential that does not exist"));
-                }
+        Map<String, ScramChange> changes = new LinkedHashMap<>();
+        outcomes.forEach((user, outcome) -> {
+            if (outcome.succeeded()) {
+                changes.put(user, new ScramChange(new LinkedHashSet<>(), new LinkedHashMap<>()));
             }
-            for (Deletion d : deletions) {
-                if (outcomes.get(d.user()).succeeded()) {
-                    users.put(d.user(), users.get(d.user()).withoutScram(d.mechanism().get()));
-                }
-            }
-            derived.forEach((u, credential) -> {
-                if (outcomes.get(u.user()).succeeded()) {
-                    StoredUser user = users.getOrDefault(u.user(), new StoredUser(u.user(), Map.of(), null));
-                    users.put(u.user(), user.withScram(u.mechanism().get(), credential));
-                }
-            });
-            // A user left with neither credentials nor quotas is gone, as in Apache.
-            users.values().removeIf(user -> user.scram().isEmpty() && user.quotas().isEmpty());
-            return new Credentials(users);
         });
+        deletions.stream().filter(d -> changes.containsKey(d.user()))
+                .forEach(d -> changes.get(d.user()).deleted().add(d.mechanism().get()));
+        derived.entrySet().stream().filter(e -> changes.containsKey(e.getKey().user())).forEach(e ->
+                changes.get(e.getKey().user()).upserted().put(e.getKey().mechanism().get(), e.getValue()));
+        try {
+            writer.alterScram(changes).forEach((user, refusal) -> fail(outcomes, user,
+                    new Outcome(refusal.error(), refusal.message())));
+        } catch (RuntimeException e) {
+            LOG.warn("SCRAM credentials of {} could not be written", changes.keySet(), e);
+            changes.keySet().forEach(user -> fail(outcomes, user, new Outcome(KafkaError.UNKNOWN_SERVER_ERROR,
+                    "the credentials could not be written: " + e.getMessage())));
+        }
         outcomes.forEach((user, outcome) -> LOG.info("SCRAM credentials of {} altered: {}", user,
                 outcome.succeeded() ? "ok" : outcome.error() + " " + outcome.message()));
         return altered(outcomes);

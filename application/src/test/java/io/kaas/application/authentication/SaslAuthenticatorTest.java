@@ -19,7 +19,7 @@ class SaslAuthenticatorTest {
 
     @Test
     void eachScramExchangeGetsAFreshServerNonceAfterTheClientsOwn() {
-        new UserScramCredentialService(cache, true).setPassword("alice", ScramMechanism.SCRAM_SHA_256, "pw", SALT, 4096);
+        new UserScramCredentialService(cache, new StoredUserWriter(cache)).setPassword("alice", ScramMechanism.SCRAM_SHA_256, "pw", SALT, 4096);
 
         String first = serverFirst(authenticator.start(SaslMechanism.SCRAM_SHA_256));
         String second = serverFirst(authenticator.start(SaslMechanism.SCRAM_SHA_256));
@@ -32,7 +32,7 @@ class SaslAuthenticatorTest {
     void exchangesVerifyAgainstTheCredentialsCachedWhenTheyStart() {
         int reads = store.reads();
         SaslServerExchange plain = authenticator.start(SaslMechanism.PLAIN);
-        new UserScramCredentialService(cache, true).setPassword("bob", ScramMechanism.SCRAM_SHA_512, "pw", SALT, 4096);
+        new UserScramCredentialService(cache, new StoredUserWriter(cache)).setPassword("bob", ScramMechanism.SCRAM_SHA_512, "pw", SALT, 4096);
 
         assertThat(plain.mechanism()).isEqualTo(SaslMechanism.PLAIN);
         assertThat(authenticator.start(SaslMechanism.PLAIN).evaluate("\0bob\0pw".getBytes(StandardCharsets.UTF_8)))

@@ -10,12 +10,18 @@ import io.kaas.application.port.in.UserScramCredentialsUseCase.CredentialInfo;
 import io.kaas.application.port.in.UserScramCredentialsUseCase.Deletion;
 import io.kaas.application.port.in.UserScramCredentialsUseCase.Described;
 import io.kaas.application.port.in.UserScramCredentialsUseCase.Upsertion;
+import io.kaas.application.port.out.UserWriter;
+import io.kaas.application.port.out.UserWriter.ScramChange;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.security.ScramCredential;
 import io.kaas.domain.security.ScramMechanism;
+import io.kaas.domain.security.UserQuotas;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
 class UserScramCredentialServiceTest {
@@ -25,7 +31,7 @@ class UserScramCredentialServiceTest {
 
     private final InMemoryCredentialStore store = new InMemoryCredentialStore();
     private final CredentialCache cache = CredentialCache.load(store);
-    private final UserScramCredentialService service = new UserScramCredentialService(cache, true);
+    private final UserScramCredentialService service = new UserScramCredentialService(cache, new StoredUserWriter(cache));
 
     @Test
     void anUpsertionStoresTheCredentialTheSaltedPasswordDerivesAndDescribeShowsIt() {
@@ -104,15 +110,41 @@ class UserScramCredentialServiceTest {
     }
 
     @Test
-    void inClusterModeAlterationsAreRefusedAndNothingIsWritten() {
-        UserScramCredentialService readOnly = new UserScramCredentialService(cache, false);
+    void anotherStoreGetsEachValidUsersChangeWholeAndItsRefusalsReachTheUser() {
+        Map<String, ScramChange> written = new LinkedHashMap<>();
+        UserWriter kafkaUsers = new UserWriter() {
+            @Override
+            public Optional<String> refusal(String user) {
+                return user.equals("Carol") ? Optional.of("no KafkaUser can be named Carol") : Optional.empty();
+            }
 
-        assertThat(readOnly.alter(List.of(new Deletion("bob", SHA_512)), List.of(upsert("alice", SHA_512, "a", 4096))))
-                .containsExactly(
-                        new Altered("bob", new Outcome(KafkaError.UNSUPPORTED_VERSION,
-                                UserScramCredentialService.READ_ONLY_MESSAGE)),
-                        new Altered("alice", new Outcome(KafkaError.UNSUPPORTED_VERSION,
-                                UserScramCredentialService.READ_ONLY_MESSAGE)));
+            @Override
+            public Map<String, Refusal> alterScram(Map<String, ScramChange> changes) {
+                written.putAll(changes);
+                return Map.of("bob", new Refusal(KafkaError.RESOURCE_NOT_FOUND, "bob has no SCRAM-SHA-256"));
+            }
+
+            @Override
+            public void alterQuotas(Map<String, UnaryOperator<UserQuotas>> changes) {
+                throw new AssertionError("not a quota request");
+            }
+        };
+        UserScramCredentialService clustered = new UserScramCredentialService(cache, kafkaUsers);
+
+        List<Altered> altered = clustered.alter(List.of(new Deletion("bob", SHA_256), new Deletion("alice", SHA_256)),
+                List.of(upsert("alice", SHA_512, "a", 4096), upsert("Carol", SHA_512, "c", 4096),
+                        upsert("dave", SHA_512, "d", 100)));
+
+        assertThat(altered).containsExactly(
+                new Altered("bob", new Outcome(KafkaError.RESOURCE_NOT_FOUND, "bob has no SCRAM-SHA-256")),
+                new Altered("alice", Outcome.OK),
+                new Altered("Carol", new Outcome(KafkaError.UNACCEPTABLE_CREDENTIAL, "no KafkaUser can be named Carol")),
+                new Altered("dave", new Outcome(KafkaError.UNACCEPTABLE_CREDENTIAL, "Too few iterations")));
+        assertThat(written).containsOnlyKeys("bob", "alice");
+        assertThat(written.get("bob").deleted()).containsExactly(ScramMechanism.SCRAM_SHA_256);
+        assertThat(written.get("alice").deleted()).containsExactly(ScramMechanism.SCRAM_SHA_256);
+        assertThat(written.get("alice").upserted().get(ScramMechanism.SCRAM_SHA_512)
+                .matches(ScramMechanism.SCRAM_SHA_512, "a")).isTrue();
         assertThat(store.read().users()).isEmpty();
     }
 

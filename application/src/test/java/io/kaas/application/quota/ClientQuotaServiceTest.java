@@ -4,28 +4,134 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.application.authentication.CredentialCache;
 import io.kaas.application.memory.InMemoryCredentialStore;
+import io.kaas.application.authentication.StoredUserWriter;
+import io.kaas.application.port.in.ClientQuotasUseCase.Alteration;
+import io.kaas.application.port.in.ClientQuotasUseCase.Altered;
 import io.kaas.application.port.in.ClientQuotasUseCase.Component;
 import io.kaas.application.port.in.ClientQuotasUseCase.Described;
 import io.kaas.application.port.in.ClientQuotasUseCase.Entry;
 import io.kaas.application.port.in.ClientQuotasUseCase.MatchType;
+import io.kaas.application.port.in.ClientQuotasUseCase.Op;
+import io.kaas.application.port.in.Outcome;
+import io.kaas.application.port.out.UserWriter;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.security.Credentials;
 import io.kaas.domain.security.StoredUser;
 import io.kaas.domain.security.UserQuotas;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
 class ClientQuotaServiceTest {
+    private final InMemoryCredentialStore store = new InMemoryCredentialStore();
     private final ClientQuotaService quotas;
 
     ClientQuotaServiceTest() {
-        InMemoryCredentialStore store = new InMemoryCredentialStore();
         store.write(Credentials.EMPTY
-                .with(new StoredUser("alice", Map.of(), new UserQuotas(1_048_576L, null, 25.0)))
-                .with(new StoredUser("bob", Map.of(), new UserQuotas(null, 2_048L, null)))
+                .with(new StoredUser("alice", Map.of(), new UserQuotas(1_048_576L, null, 25.0, null)))
+                .with(new StoredUser("bob", Map.of(), new UserQuotas(null, 2_048L, null, null)))
                 .with(new StoredUser("carol", Map.of(), null)));
-        quotas = new ClientQuotaService(CredentialCache.load(store));
+        CredentialCache cache = CredentialCache.load(store);
+        quotas = new ClientQuotaService(cache, new StoredUserWriter(cache));
+    }
+
+    @Test
+    void alteringAUserSetsAndRemovesItsQuotasAndDescribeShowsTheResult() {
+        List<Altered> altered = quotas.alter(List.of(
+                new Alteration(Map.of("user", "alice"), List.of(new Op("producer_byte_rate", null),
+                        new Op("consumer_byte_rate", 4096.0), new Op("controller_mutation_rate", 2.5))),
+                new Alteration(Map.of("user", "dave"), List.of(new Op("request_percentage", 12.5)))), false);
+
+        assertThat(altered).containsExactly(new Altered(Map.of("user", "alice"), Outcome.OK),
+                new Altered(Map.of("user", "dave"), Outcome.OK));
+        assertThat(store.read().user("alice").orElseThrow().quotas())
+                .isEqualTo(new UserQuotas(null, 4096L, 25.0, 2.5));
+        assertThat(quotas.describe(List.of(new Component("user", MatchType.EXACT, "dave")), true).entries())
+                .containsExactly(new Entry(Map.of("user", "dave"), Map.of("request_percentage", 12.5)));
+    }
+
+    @Test
+    void removingAUsersLastQuotaRemovesAUserWithoutCredentials() {
+        quotas.alter(List.of(new Alteration(Map.of("user", "bob"), List.of(new Op("consumer_byte_rate", null)))),
+                false);
+
+        assertThat(store.read().user("bob")).isEmpty();
+    }
+
+    @Test
+    void invalidAlterationsGetApachesErrorsAndChangeNothing() {
+        Map<String, String> clientId = new HashMap<>();
+        clientId.put("client-id", null);
+        List<Altered> altered = quotas.alter(List.of(
+                new Alteration(Map.of("user", "alice"), List.of(new Op("producer_byte_rate", 1.5))),
+                new Alteration(Map.of("user", "bob"), List.of(new Op("connection_creation_rate", 3.0))),
+                new Alteration(Map.of("user", "carol"), List.of(new Op("request_percentage", 1.0),
+                        new Op("request_percentage", 2.0))),
+                new Alteration(Map.of(), List.of()),
+                new Alteration(Map.of("group", "g"), List.of()),
+                new Alteration(Map.of("user", ""), List.of()),
+                new Alteration(Map.of("user", "erin", "ip", "127.0.0.1"), List.of()),
+                new Alteration(clientId, List.of(new Op("producer_byte_rate", 1024.0)))), false);
+
+        assertThat(altered).extracting(a -> a.outcome().error()).containsOnly(KafkaError.INVALID_REQUEST);
+        assertThat(altered).extracting(a -> a.outcome().message()).containsExactly(
+                "Configuration producer_byte_rate must be a Long value",
+                "Invalid configuration key connection_creation_rate",
+                "Duplicate quota key request_percentage not updating quota for this entity "
+                        + "ClientQuotaEntity(entries={user=carol})",
+                "Invalid empty client quota entity",
+                "Unhandled client quota entity type: group",
+                "Empty user not supported",
+                "Invalid empty client quota entity",
+                "kaas keeps quotas for named users only (credentials.json, a KafkaUser's spec.quotas), not for "
+                        + "ClientQuotaEntity(entries={client-id=null})");
+        assertThat(store.read().user("alice").orElseThrow().quotas())
+                .isEqualTo(new UserQuotas(1_048_576L, null, 25.0, null));
+        assertThat(store.read().user("carol").orElseThrow().quotas()).isEqualTo(UserQuotas.NONE);
+    }
+
+    @Test
+    void anotherStoreGetsOneChangePerValidUserAndItsRefusedNamesAnswerInvalidRequest() {
+        Map<String, UnaryOperator<UserQuotas>> written = new HashMap<>();
+        UserWriter kafkaUsers = new UserWriter() {
+            @Override
+            public Optional<String> refusal(String user) {
+                return user.equals("Erin") ? Optional.of("no KafkaUser can be named Erin") : Optional.empty();
+            }
+
+            @Override
+            public Map<String, Refusal> alterScram(Map<String, ScramChange> changes) {
+                throw new AssertionError("not a SCRAM request");
+            }
+
+            @Override
+            public void alterQuotas(Map<String, UnaryOperator<UserQuotas>> changes) {
+                written.putAll(changes);
+            }
+        };
+        ClientQuotaService clustered = new ClientQuotaService(CredentialCache.load(store), kafkaUsers);
+
+        assertThat(clustered.alter(List.of(
+                new Alteration(Map.of("user", "alice"), List.of(new Op("request_percentage", null),
+                        new Op("producer_byte_rate", 2048.0))),
+                new Alteration(Map.of("user", "Erin"), List.of(new Op("producer_byte_rate", 2048.0)))), false))
+                .containsExactly(new Altered(Map.of("user", "alice"), Outcome.OK),
+                        new Altered(Map.of("user", "Erin"), new Outcome(KafkaError.INVALID_REQUEST,
+                                "no KafkaUser can be named Erin")));
+        assertThat(written).containsOnlyKeys("alice");
+        assertThat(written.get("alice").apply(new UserQuotas(1L, 2L, 3.0, 4.0)))
+                .isEqualTo(new UserQuotas(2048L, 2L, null, 4.0));
+    }
+
+    @Test
+    void validateOnlyAnswersWithoutWriting() {
+        assertThat(quotas.alter(List.of(new Alteration(Map.of("user", "dave"),
+                List.of(new Op("producer_byte_rate", 1024.0)))), true))
+                .containsExactly(new Altered(Map.of("user", "dave"), Outcome.OK));
+        assertThat(store.read().user("dave")).isEmpty();
     }
 
     @Test

@@ -13,6 +13,7 @@ import io.kaas.adapter.k8s.KafkaTopicCatalog;
 import io.kaas.adapter.k8s.KubernetesLeaseStore;
 import io.kaas.adapter.k8s.PartitionsReadyGate;
 import io.kaas.adapter.k8s.user.KafkaUserAclWriter;
+import io.kaas.adapter.k8s.user.KafkaUserWriter;
 import io.kaas.application.cluster.AssignedCluster;
 import io.kaas.application.cluster.AssignmentFollower;
 import io.kaas.application.cluster.ClusterMember;
@@ -27,6 +28,7 @@ import io.kaas.application.port.out.BrokerRegistry.RegisteredBroker;
 import io.kaas.application.port.out.Clock;
 import io.kaas.application.port.out.HeartbeatTransport;
 import io.kaas.application.port.out.TopicCatalog;
+import io.kaas.application.port.out.UserWriter;
 import io.kaas.application.topic.TopicService;
 import io.kaas.bootstrap.ClusterSettings;
 import io.kaas.bootstrap.health.HealthReport;
@@ -146,6 +148,14 @@ public final class ClusterRuntime implements AutoCloseable {
     /** Where the ACL admin APIs write: the principals' KafkaUsers, from which the operator rebuilds acls.json. */
     public AclWriter aclWriter() {
         return new KafkaUserAclWriter(kubernetes, settings.namespace(), settings.argoCd());
+    }
+
+    /**
+     * Where the SCRAM and quota admin APIs write: the users' KafkaUsers, from which the operator rewrites
+     * credentials.json.
+     */
+    public UserWriter userWriter() {
+        return new KafkaUserWriter(kubernetes, settings.namespace(), settings.argoCd());
     }
 
     /** The self-fence Produce asks: refuses writes once the controller has not heard this broker for the heartbeat timeout. */

@@ -1,5 +1,6 @@
 package io.kaas.adapter.fs;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.kaas.application.port.out.CredentialStore;
 import io.kaas.domain.security.Credentials;
 import io.kaas.domain.security.ScramCredential;
@@ -63,7 +64,8 @@ public final class JsonCredentialStore implements CredentialStore {
                     ScramEntry.of(credential)));
             UserQuotas q = user.quotas();
             return new UserEntry(scram, q.isEmpty() ? null
-                    : new QuotaEntry(q.producerByteRate(), q.consumerByteRate(), q.requestPercentage()));
+                    : new QuotaEntry(q.producerByteRate(), q.consumerByteRate(), q.requestPercentage(),
+                            q.controllerMutationRate()));
         }
 
         StoredUser toUser(String name) {
@@ -74,7 +76,7 @@ public final class JsonCredentialStore implements CredentialStore {
             }
             UserQuotas q = quotas == null ? UserQuotas.NONE
                     : new UserQuotas(quotas.producer_byte_rate(), quotas.consumer_byte_rate(),
-                            quotas.request_percentage());
+                            quotas.request_percentage(), quotas.controller_mutation_rate());
             return new StoredUser(name, credentials, q);
         }
     }
@@ -92,7 +94,9 @@ public final class JsonCredentialStore implements CredentialStore {
         }
     }
 
-    /** Apache's quota config names, so the file reads like {@code kafka-configs --describe}. */
-    record QuotaEntry(Long producer_byte_rate, Long consumer_byte_rate, Double request_percentage) {
+    /** Apache's quota names, so the file reads like {@code kafka-configs --describe}; a quota not set is omitted. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record QuotaEntry(Long producer_byte_rate, Long consumer_byte_rate, Double request_percentage,
+                      Double controller_mutation_rate) {
     }
 }

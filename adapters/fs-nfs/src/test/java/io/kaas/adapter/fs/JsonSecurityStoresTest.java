@@ -42,7 +42,7 @@ class JsonSecurityStoresTest {
         StoredUser alice = new StoredUser("alice", Map.of(
                 ScramMechanism.SCRAM_SHA_512, ScramCredential.derive(ScramMechanism.SCRAM_SHA_512, "a", SALT, 4096),
                 ScramMechanism.SCRAM_SHA_256, ScramCredential.derive(ScramMechanism.SCRAM_SHA_256, "a", SALT, 8192)),
-                new UserQuotas(1_048_576L, null, 25.0));
+                new UserQuotas(1_048_576L, null, 25.0, 2.5));
         StoredUser tlsUser = new StoredUser("CN=app", Map.of(), null);
 
         store.write(Credentials.EMPTY.with(alice).with(tlsUser));
@@ -56,7 +56,8 @@ class JsonSecurityStoresTest {
         String json = Files.readString(dir.resolve("__cluster/credentials.json"), StandardCharsets.UTF_8)
                 .replaceAll("\\s", "");
         assertThat(json).startsWith("{\"version\":1,\"users\":{").contains("\"SCRAM-SHA-512\":{\"salt\":\"",
-                "\"iterations\":8192", "\"producer_byte_rate\":1048576", "\"request_percentage\":25.0");
+                "\"iterations\":8192", "\"producer_byte_rate\":1048576", "\"request_percentage\":25.0",
+                "\"controller_mutation_rate\":2.5").doesNotContain("consumer_byte_rate");
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.kaas.adapter.wire;
 import io.kaas.adapter.wire.dispatch.ApiRegistry;
 import io.kaas.adapter.wire.handler.AddOffsetsToTxnHandler;
 import io.kaas.adapter.wire.handler.AddPartitionsToTxnHandler;
+import io.kaas.adapter.wire.handler.AlterClientQuotasHandler;
 import io.kaas.adapter.wire.handler.AlterConfigsHandler;
 import io.kaas.adapter.wire.handler.AlterPartitionReassignmentsHandler;
 import io.kaas.adapter.wire.handler.AlterUserScramCredentialsHandler;
@@ -120,6 +121,7 @@ public final class KafkaApis {
                 .serve(ApiKeys.SASL_HANDSHAKE, 0, 1, new SaslHandshakeHandler())
                 .serve(ApiKeys.SASL_AUTHENTICATE, 0, 2, new SaslAuthenticateHandler())
                 .serve(ApiKeys.DESCRIBE_CLIENT_QUOTAS, 0, 1, new DescribeClientQuotasHandler(uc.quotas(), access))
+                .serveBlocking(ApiKeys.ALTER_CLIENT_QUOTAS, 0, 1, new AlterClientQuotasHandler(uc.quotas(), access))
                 .serve(ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS, 0, 0,
                         new DescribeUserScramCredentialsHandler(uc.scramCredentials(), access))
                 .serveBlocking(ApiKeys.ALTER_USER_SCRAM_CREDENTIALS, 0, 0,

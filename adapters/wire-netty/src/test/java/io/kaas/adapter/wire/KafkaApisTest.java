@@ -72,6 +72,7 @@ class KafkaApisTest {
         expected.put(ApiKeys.LIST_PARTITION_REASSIGNMENTS, "0-0");
         expected.put(ApiKeys.OFFSET_DELETE, "0-0");
         expected.put(ApiKeys.DESCRIBE_CLIENT_QUOTAS, "0-1");
+        expected.put(ApiKeys.ALTER_CLIENT_QUOTAS, "0-1");
         expected.put(ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS, "0-0");
         expected.put(ApiKeys.ALTER_USER_SCRAM_CREDENTIALS, "0-0");
         expected.put(ApiKeys.DESCRIBE_CLUSTER, "0-1");

@@ -4,8 +4,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * DescribeClientQuotas: the quotas configured for client entities ({@code kafka-configs --describe
- * --entity-type users} asks it before the SCRAM credentials), with Apache's filter semantics.
+ * DescribeClientQuotas and AlterClientQuotas (KIP-546): the quotas configured for client entities ({@code
+ * kafka-configs --describe --entity-type users} asks before the SCRAM credentials), with Apache's filter semantics
+ * and validation. Alterations write through the broker's user store: call {@link #alter} from an I/O thread.
  */
 public interface ClientQuotasUseCase {
 
@@ -38,4 +39,24 @@ public interface ClientQuotasUseCase {
 
     /** @param strict only entities with exactly the filter's entity types match */
     Described describe(List<Component> filter, boolean strict);
+
+    /** Sets a quota to {@code value}, or removes it when {@code value} is null. */
+    record Op(String key, Double value) {
+    }
+
+    /** The ops for one entity (entity type to name, a null name being the default entity). */
+    record Alteration(Map<String, String> entity, List<Op> ops) {
+    }
+
+    /** How one entity's alteration ended. */
+    record Altered(Map<String, String> entity, Outcome outcome) {
+    }
+
+    /**
+     * Applies each entity's ops, entity by entity: an entity with an invalid op keeps its quotas unchanged.
+     *
+     * @param validateOnly check and answer, but change nothing
+     * @return one outcome per distinct entity, in first-seen order
+     */
+    List<Altered> alter(List<Alteration> alterations, boolean validateOnly);
 }

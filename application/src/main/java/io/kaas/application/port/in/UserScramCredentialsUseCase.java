@@ -6,8 +6,8 @@ import java.util.Optional;
 
 /**
  * SCRAM users over the wire (KIP-554): DescribeUserScramCredentials and AlterUserScramCredentials,
- * with Apache's per-user outcomes. Alterations rewrite {@code credentials.json}: call {@link #alter}
- * from an I/O thread.
+ * with Apache's per-user outcomes. Alterations write the broker's user store ({@code credentials.json},
+ * or KafkaUsers in a cluster): call {@link #alter} from an I/O thread.
  */
 public interface UserScramCredentialsUseCase {
 

@@ -5,6 +5,7 @@ import io.kaas.adapter.k8s.crd.KafkaUser;
 import io.kaas.adapter.k8s.crd.KafkaUserSpec;
 import io.kaas.adapter.k8s.crd.SecretKeyReference;
 import io.kaas.adapter.k8s.crd.UserAuthentication;
+import io.kaas.adapter.k8s.user.UserQuotaFields;
 import io.kaas.domain.security.ScramCredential;
 import io.kaas.domain.security.ScramMechanism;
 import io.kaas.domain.security.StoredUser;
@@ -25,8 +26,9 @@ import java.util.Optional;
  *               certificate to its CN (KIP-371 DEFAULT, kaas's deviation), which names the KafkaUser.
  * @param login  how it authenticates
  * @param quotas Apache's quota names
+ * @param additionalScram a SCRAM login's pre-derived credential for the other mechanism, if any
  */
-public record DesiredUser(String name, Login login, UserQuotas quotas) {
+public record DesiredUser(String name, Login login, UserQuotas quotas, Optional<ScramCredential> additionalScram) {
     /** Apache's floor, which Strimzi derives with too. */
     public static final int ITERATIONS = ScramMechanism.MIN_ITERATIONS;
     /** Salt per derivation, as long as the SHA-256 hash (RFC 5802 asks only that it be random). */
@@ -74,38 +76,48 @@ public record DesiredUser(String name, Login login, UserQuotas quotas) {
         }
         KafkaUserSpec spec = resource.getSpec();
         String name = resource.getMetadata().getName();
-        UserQuotas quotas = quotas(spec == null ? null : spec.getQuotas());
+        UserQuotas quotas = UserQuotaFields.quotas(spec == null ? null : spec.getQuotas());
         UserAuthentication authentication = spec == null ? null : spec.getAuthentication();
         if (authentication == null) {
-            return new Valid(new DesiredUser(name, new AuthorizationOnly(), quotas));
+            return new Valid(new DesiredUser(name, new AuthorizationOnly(), quotas, Optional.empty()));
         }
         if (authentication.getType() == null) {
             return invalid("spec.authentication.type is required: scram-sha-512, scram-sha-256 or tls");
         }
         if (authentication.getType() == AuthenticationType.TLS) {
-            return new Valid(new DesiredUser(name, new Tls(), quotas));
+            return authentication.getAdditionalScram() == null
+                    ? new Valid(new DesiredUser(name, new Tls(), quotas, Optional.empty()))
+                    : invalid("spec.authentication.additionalScram needs a scram-sha-512 or scram-sha-256 type");
         }
         ScramMechanism mechanism = authentication.getType() == AuthenticationType.SCRAM_SHA_256
                 ? ScramMechanism.SCRAM_SHA_256 : ScramMechanism.SCRAM_SHA_512;
+        ScramMechanism other = otherThan(mechanism);
+        Optional<ScramCredential> additional = Optional.empty();
+        if (authentication.getAdditionalScram() != null) {
+            additional = preDerived(authentication.getAdditionalScram(), other);
+            if (additional.isEmpty()) {
+                return invalidCredential("spec.authentication.additionalScram", other);
+            }
+        }
+        Optional<ScramCredential> additionalScram = additional;
         if (authentication.getScram() != null) {
             // The rotation path (AlterUserScramCredentials, or by hand): it wins over a password source.
             return preDerived(authentication.getScram(), mechanism)
                     .<Check>map(credential -> new Valid(new DesiredUser(name, new ScramPreDerived(mechanism, credential),
-                            quotas)))
-                    .orElseGet(() -> invalid("spec.authentication.scram is not a " + mechanism.mechanismName()
-                            + " credential: base64 salt, storedKey and serverKey of " + digestLength(mechanism)
-                            + " bytes, and " + ScramMechanism.MIN_ITERATIONS + " to " + ScramMechanism.MAX_ITERATIONS
-                            + " iterations"));
+                            quotas, additionalScram)))
+                    .orElseGet(() -> invalidCredential("spec.authentication.scram", mechanism));
         }
         if (authentication.getPassword() == null) {
-            return new Valid(new DesiredUser(name, new ScramPassword(mechanism, Optional.empty()), quotas));
+            return new Valid(new DesiredUser(name, new ScramPassword(mechanism, Optional.empty()), quotas,
+                    additionalScram));
         }
         SecretKeyReference ref = authentication.getPassword().getValueFrom() == null ? null
                 : authentication.getPassword().getValueFrom().getSecretKeyRef();
         if (ref == null || blank(ref.getName()) || blank(ref.getKey())) {
             return invalid("spec.authentication.password.valueFrom.secretKeyRef needs a name and a key");
         }
-        return new Valid(new DesiredUser(name, new ScramPassword(mechanism, Optional.of(ref)), quotas));
+        return new Valid(new DesiredUser(name, new ScramPassword(mechanism, Optional.of(ref)), quotas,
+                additionalScram));
     }
 
     /**
@@ -117,7 +129,8 @@ public record DesiredUser(String name, Login login, UserQuotas quotas) {
      */
     public Optional<StoredUser> entry(Optional<StoredUser> current, Optional<String> password) {
         if (login instanceof ScramPreDerived given) {
-            return Optional.of(new StoredUser(name, Map.of(given.mechanism(), given.credential()), quotas));
+            return Optional.of(withAdditional(new StoredUser(name, Map.of(given.mechanism(), given.credential()),
+                    quotas)));
         }
         if (login instanceof ScramPassword scram) {
             String secret = password.orElseThrow(() -> new IllegalArgumentException(
@@ -125,7 +138,7 @@ public record DesiredUser(String name, Login login, UserQuotas quotas) {
             ScramCredential credential = current.flatMap(user -> user.scram(scram.mechanism()))
                     .filter(stored -> stored.matches(scram.mechanism(), secret))
                     .orElseGet(() -> ScramCredential.derive(scram.mechanism(), secret, salt(), ITERATIONS));
-            return Optional.of(new StoredUser(name, Map.of(scram.mechanism(), credential), quotas));
+            return Optional.of(withAdditional(new StoredUser(name, Map.of(scram.mechanism(), credential), quotas)));
         }
         if (login instanceof AuthorizationOnly && quotas.isEmpty()) {
             return Optional.empty();
@@ -133,18 +146,19 @@ public record DesiredUser(String name, Login login, UserQuotas quotas) {
         return Optional.of(new StoredUser(name, Map.of(), quotas)); // tls, or authorization-only with quotas
     }
 
+    private StoredUser withAdditional(StoredUser entry) {
+        return additionalScram.map(credential -> entry.withScram(otherThan(entry.scram().keySet().iterator().next()),
+                credential)).orElse(entry);
+    }
+
+    private static ScramMechanism otherThan(ScramMechanism mechanism) {
+        return mechanism == ScramMechanism.SCRAM_SHA_256 ? ScramMechanism.SCRAM_SHA_512 : ScramMechanism.SCRAM_SHA_256;
+    }
+
     private static byte[] salt() {
         byte[] salt = new byte[SALT_BYTES];
         SALTS.nextBytes(salt);
         return salt;
-    }
-
-    private static UserQuotas quotas(io.kaas.adapter.k8s.crd.UserQuotas quotas) {
-        if (quotas == null) {
-            return UserQuotas.NONE;
-        }
-        return new UserQuotas(quotas.getProducerMaxByteRatePerBroker(), quotas.getConsumerMaxByteRatePerBroker(),
-                quotas.getRequestPercentage() == null ? null : quotas.getRequestPercentage().doubleValue());
     }
 
     private static Optional<ScramCredential> preDerived(io.kaas.adapter.k8s.crd.ScramCredential scram,
@@ -182,6 +196,12 @@ public record DesiredUser(String name, Login login, UserQuotas quotas) {
 
     private static boolean blank(String value) {
         return value == null || value.isBlank();
+    }
+
+    private static Check invalidCredential(String field, ScramMechanism mechanism) {
+        return invalid(field + " is not a " + mechanism.mechanismName() + " credential: base64 salt, storedKey and "
+                + "serverKey of " + digestLength(mechanism) + " bytes, and " + ScramMechanism.MIN_ITERATIONS + " to "
+                + ScramMechanism.MAX_ITERATIONS + " iterations");
     }
 
     private static Check invalid(String message) {

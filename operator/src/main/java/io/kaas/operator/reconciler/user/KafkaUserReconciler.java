@@ -14,6 +14,7 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.kaas.adapter.k8s.crd.KafkaUser;
+import io.kaas.domain.security.ScramMechanism;
 import io.kaas.domain.security.StoredUser;
 import io.kaas.operator.model.Refusal;
 import io.kaas.operator.model.user.DesiredUser;
@@ -135,7 +136,8 @@ public final class KafkaUserReconciler implements Reconciler<KafkaUser> {
     private static String describe(Optional<StoredUser> entry, KafkaUser resource) {
         int acls = UserAcls.of(resource) instanceof UserAcls.Valid valid ? valid.bindings().size() : 0;
         String credential = entry.map(user -> user.scram().isEmpty() ? "an entry without a SCRAM credential"
-                : "a " + user.scram().keySet().iterator().next().mechanismName() + " credential")
+                : user.scram().keySet().stream().map(ScramMechanism::mechanismName)
+                        .collect(Collectors.joining(" and ", "a ", " credential")))
                 .orElse("no credentials.json entry");
         boolean quotas = entry.map(user -> !user.quotas().isEmpty()).orElse(false);
         return credential + (quotas ? " with quotas" : "") + " and " + acls + " ACL" + (acls == 1 ? "" : "s")

@@ -92,6 +92,42 @@ class DesiredUserTest {
     }
 
     @Test
+    void anAdditionalCredentialGivesTheEntryTheOtherMechanismBesideAPasswordOrAPreDerivedOne() {
+        ScramCredential sha256 = ScramCredential.derive(ScramMechanism.SCRAM_SHA_256, "second", SALT, 4096);
+        KafkaUser fromPassword = user("alice", AuthenticationType.SCRAM_SHA_512);
+        fromPassword.getSpec().getAuthentication().setAdditionalScram(crd(sha256));
+        ScramCredential sha512 = ScramCredential.derive(ScramMechanism.SCRAM_SHA_512, "first", SALT, 4096);
+        KafkaUser preDerived = user("bob", AuthenticationType.SCRAM_SHA_512);
+        preDerived.getSpec().getAuthentication().setScram(crd(sha512));
+        preDerived.getSpec().getAuthentication().setAdditionalScram(crd(sha256));
+
+        StoredUser alice = valid(fromPassword).entry(Optional.empty(), Optional.of("first")).orElseThrow();
+        StoredUser bob = valid(preDerived).entry(Optional.empty(), Optional.empty()).orElseThrow();
+
+        assertThat(alice.scram()).containsOnlyKeys(ScramMechanism.SCRAM_SHA_512, ScramMechanism.SCRAM_SHA_256);
+        assertThat(alice.scram(ScramMechanism.SCRAM_SHA_512).orElseThrow()
+                .matches(ScramMechanism.SCRAM_SHA_512, "first")).isTrue();
+        assertThat(alice.scram(ScramMechanism.SCRAM_SHA_256)).contains(sha256);
+        assertThat(bob.scram()).isEqualTo(Map.of(ScramMechanism.SCRAM_SHA_512, sha512,
+                ScramMechanism.SCRAM_SHA_256, sha256));
+    }
+
+    @Test
+    void anAdditionalCredentialOfTheWrongMechanismOrOnATlsUserIsRefused() {
+        KafkaUser sameMechanism = user("alice", AuthenticationType.SCRAM_SHA_512);
+        sameMechanism.getSpec().getAuthentication().setAdditionalScram(
+                crd(ScramCredential.derive(ScramMechanism.SCRAM_SHA_512, "pw", SALT, 4096))); // SHA-256 expected
+        KafkaUser tls = user("alice", AuthenticationType.TLS);
+        tls.getSpec().getAuthentication().setAdditionalScram(
+                crd(ScramCredential.derive(ScramMechanism.SCRAM_SHA_256, "pw", SALT, 4096)));
+
+        assertThat(refusal(sameMechanism).message()).startsWith("spec.authentication.additionalScram is not a "
+                + "SCRAM-SHA-256 credential");
+        assertThat(refusal(tls).message()).isEqualTo(
+                "spec.authentication.additionalScram needs a scram-sha-512 or scram-sha-256 type");
+    }
+
+    @Test
     void aMalformedPreDerivedCredentialIsRefused() {
         ScramCredential weak = ScramCredential.derive(ScramMechanism.SCRAM_SHA_512, "pw", SALT, 1000);
         KafkaUser tooFewIterations = user("alice", AuthenticationType.SCRAM_SHA_512);
@@ -110,12 +146,12 @@ class DesiredUserTest {
 
     @Test
     void aTlsUserHasAnEntryWithoutACredentialUnderItsNameWithItsQuotas() {
-        KafkaUser tls = withQuotas(user("billing-service", AuthenticationType.TLS), 1_048_576L, 2_097_152L, 25);
+        KafkaUser tls = withQuotas(user("billing-service", AuthenticationType.TLS), 1_048_576L, 2_097_152L, 25.0);
 
         StoredUser entry = valid(tls).entry(Optional.empty(), Optional.empty()).orElseThrow();
 
         assertThat(entry).isEqualTo(new StoredUser("billing-service", Map.of(),
-                new UserQuotas(1_048_576L, 2_097_152L, 25.0)));
+                new UserQuotas(1_048_576L, 2_097_152L, 25.0, null)));
     }
 
     @Test
@@ -126,7 +162,7 @@ class DesiredUserTest {
 
         assertThat(valid(plain).entry(Optional.empty(), Optional.empty())).isEmpty();
         assertThat(valid(limited).entry(Optional.empty(), Optional.empty())).contains(new StoredUser("oauth-limited",
-                Map.of(), new UserQuotas(null, 1024L, null)));
+                Map.of(), new UserQuotas(null, 1024L, null, null)));
     }
 
     @Test

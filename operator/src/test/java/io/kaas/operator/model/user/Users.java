@@ -50,7 +50,7 @@ public final class Users {
         return user;
     }
 
-    public static KafkaUser withQuotas(KafkaUser user, Long producer, Long consumer, Integer requestPercentage) {
+    public static KafkaUser withQuotas(KafkaUser user, Long producer, Long consumer, Double requestPercentage) {
         UserQuotas quotas = new UserQuotas();
         quotas.setProducerMaxByteRatePerBroker(producer);
         quotas.setConsumerMaxByteRatePerBroker(consumer);

@@ -249,11 +249,11 @@ class KafkaUserReconcilerIT {
     @Test
     void aTlsUserIsAnEntryUnderItsNameWithoutACredentialAndWithItsQuotas() throws IOException {
         world.startOperator(NO_SWEEP_AFTER_THE_FIRST);
-        client.resource(withQuotas(user("billing", AuthenticationType.TLS), 1_048_576L, 2_097_152L, 40)).create();
+        client.resource(withQuotas(user("billing", AuthenticationType.TLS), 1_048_576L, 2_097_152L, 40.0)).create();
 
         assertReady("billing", 1);
         assertThat(credentials.read().user("billing")).contains(new StoredUser("billing", Map.of(),
-                new UserQuotas(1_048_576L, 2_097_152L, 40.0)));
+                new UserQuotas(1_048_576L, 2_097_152L, 40.0, null)));
         JsonNode file = JSON.readTree(Files.readString(data.resolve("__cluster/credentials.json"),
                 StandardCharsets.UTF_8));
         assertThat(file.at("/users/billing/quotas")).isEqualTo(JSON.readTree(

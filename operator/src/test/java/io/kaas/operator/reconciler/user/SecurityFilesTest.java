@@ -97,7 +97,7 @@ class SecurityFilesTest {
 
     @Test
     void anUnchangedEntryIsNotWrittenAgain() {
-        StoredUser alice = new StoredUser("alice", Map.of(), new UserQuotas(1024L, null, null));
+        StoredUser alice = new StoredUser("alice", Map.of(), new UserQuotas(1024L, null, null, null));
         List<KafkaUser> users = List.of(user("alice", AuthenticationType.TLS));
 
         files.materialize("alice", current -> Optional.of(alice), users);

@@ -21,6 +21,11 @@ public class UserAuthentication {
             + "seeing a password.")
     private ScramCredential scram;
 
+    @JsonPropertyDescription("scram-sha-*: a pre-derived credential for the other SCRAM mechanism (SCRAM-SHA-256 "
+            + "beside scram-sha-512, and the reverse), as Apache keeps one credential per mechanism: written by "
+            + "AlterUserScramCredentials.")
+    private ScramCredential additionalScram;
+
     public AuthenticationType getType() {
         return type;
     }
@@ -43,5 +48,13 @@ public class UserAuthentication {
 
     public void setScram(ScramCredential scram) {
         this.scram = scram;
+    }
+
+    public ScramCredential getAdditionalScram() {
+        return additionalScram;
+    }
+
+    public void setAdditionalScram(ScramCredential additionalScram) {
+        this.additionalScram = additionalScram;
     }
 }

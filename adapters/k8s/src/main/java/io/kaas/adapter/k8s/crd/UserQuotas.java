@@ -19,8 +19,14 @@ public class UserQuotas {
     private Long consumerMaxByteRatePerBroker;
 
     @Min(0)
-    @JsonPropertyDescription("Share of each broker's request-handling time this user may take, in percent.")
-    private Integer requestPercentage;
+    @JsonPropertyDescription("Share of each broker's request-handling time this user may take, in percent "
+            + "(Apache's request_percentage, a double).")
+    private Double requestPercentage;
+
+    @Min(0)
+    @JsonPropertyDescription("Partition mutations per second this user's CreateTopics, CreatePartitions and "
+            + "DeleteTopics may make on each broker (Apache's controller_mutation_rate, KIP-599).")
+    private Double controllerMutationRate;
 
     public Long getProducerMaxByteRatePerBroker() {
         return producerMaxByteRatePerBroker;
@@ -38,11 +44,19 @@ public class UserQuotas {
         this.consumerMaxByteRatePerBroker = consumerMaxByteRatePerBroker;
     }
 
-    public Integer getRequestPercentage() {
+    public Double getRequestPercentage() {
         return requestPercentage;
     }
 
-    public void setRequestPercentage(Integer requestPercentage) {
+    public void setRequestPercentage(Double requestPercentage) {
         this.requestPercentage = requestPercentage;
+    }
+
+    public Double getControllerMutationRate() {
+        return controllerMutationRate;
+    }
+
+    public void setControllerMutationRate(Double controllerMutationRate) {
+        this.controllerMutationRate = controllerMutationRate;
     }
 }

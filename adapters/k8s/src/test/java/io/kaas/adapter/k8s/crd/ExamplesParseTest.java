@@ -49,7 +49,7 @@ class ExamplesParseTest {
         assertThat(acls.get(0).getOperations()).containsExactly(AclOperation.DESCRIBE, AclOperation.READ,
                 AclOperation.WRITE);
         assertThat(user.getSpec().getQuotas().getProducerMaxByteRatePerBroker()).isEqualTo(1_048_576L);
-        assertThat(user.getSpec().getQuotas().getRequestPercentage()).isEqualTo(50);
+        assertThat(user.getSpec().getQuotas().getRequestPercentage()).isEqualTo(50.0);
     }
 
     @Test

@@ -21,8 +21,8 @@ import org.apache.kafka.common.requests.AlterUserScramCredentialsResponse;
  * AlterUserScramCredentials (key 51, KIP-554; {@code kafka-configs --alter --add-config
  * 'SCRAM-SHA-512=[password=..]' --entity-type users}): deletions and upsertions, the latter carrying
  * salt, iterations and SaltedPassword derived by the client. One result per user named. Blocking: it
- * rewrites {@code credentials.json}. Apache requires cluster ALTER; the authorization check belongs
- * here, before the use case, once ACLs exist.
+ * writes the broker's user store ({@code credentials.json}, or KafkaUsers in a cluster). As Apache, cluster
+ * ALTER comes first.
  */
 public final class AlterUserScramCredentialsHandler implements ApiHandler<AlterUserScramCredentialsRequest> {
     private final UserScramCredentialsUseCase users;

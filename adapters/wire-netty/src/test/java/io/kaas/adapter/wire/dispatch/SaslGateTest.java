@@ -8,6 +8,7 @@ import io.kaas.adapter.wire.support.InMemoryBroker;
 import io.kaas.adapter.wire.support.NettyLeakDetection;
 import io.kaas.adapter.wire.support.WireChannel;
 import io.kaas.application.authentication.SaslAuthenticator;
+import io.kaas.application.authentication.StoredUserWriter;
 import io.kaas.application.authentication.UserScramCredentialService;
 import io.kaas.domain.security.KafkaPrincipal;
 import io.kaas.domain.security.SaslMechanism;
@@ -49,7 +50,7 @@ class SaslGateTest {
     private final WireChannel wire;
 
     SaslGateTest() {
-        UserScramCredentialService users = new UserScramCredentialService(broker.credentials(), true);
+        UserScramCredentialService users = new UserScramCredentialService(broker.credentials(), new StoredUserWriter(broker.credentials()));
         users.setPassword("alice", ScramMechanism.SCRAM_SHA_512, "s3cret", SALT, 4096);
         ApiRegistry registry = ApiRegistry.builder()
                 .serve(ApiKeys.METADATA, 0, 12, (context, request) -> {

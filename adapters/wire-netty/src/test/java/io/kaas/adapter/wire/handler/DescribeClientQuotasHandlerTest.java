@@ -21,7 +21,7 @@ class DescribeClientQuotasHandlerTest extends HandlerTestBase {
 
     @ServedVersionsTest(ApiKeys.DESCRIBE_CLIENT_QUOTAS)
     void aUsersQuotasAreDescribedUnderApachesNames(short version) {
-        broker.credentials().update(c -> c.with(new StoredUser("alice", Map.of(), new UserQuotas(1024L, null, null))));
+        broker.credentials().update(c -> c.with(new StoredUser("alice", Map.of(), new UserQuotas(1024L, null, null, null))));
 
         DescribeClientQuotasResponseData data = describe(version, new ComponentData().setEntityType("user")
                 .setMatchType(DescribeClientQuotasRequest.MATCH_TYPE_EXACT).setMatch("alice"));

@@ -5,6 +5,7 @@ import io.kaas.adapter.wire.UseCases;
 import io.kaas.adapter.wire.codec.KafkaBatchRecordSearch;
 import io.kaas.adapter.wire.dispatch.ApiRegistry;
 import io.kaas.application.authentication.CredentialCache;
+import io.kaas.application.authentication.StoredUserWriter;
 import io.kaas.application.authentication.UserScramCredentialService;
 import io.kaas.application.cluster.BrokerSettings;
 import io.kaas.application.cluster.MetadataService;
@@ -132,8 +133,8 @@ public final class InMemoryBroker {
                 transactions.markers(),
                 transactions.producers(),
                 new PartitionLeadershipService(topics, cluster),
-                new UserScramCredentialService(credentials, true),
-                new ClientQuotaService(credentials));
+                new UserScramCredentialService(credentials, new StoredUserWriter(credentials)),
+                new ClientQuotaService(credentials, new StoredUserWriter(credentials)));
     }
 
     /** The users SCRAM and PLAIN exchanges verify against, as the credentials file would hold them. */
