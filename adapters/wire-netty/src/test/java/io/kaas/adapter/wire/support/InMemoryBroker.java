@@ -14,6 +14,7 @@ import io.kaas.application.fake.ManualClock;
 import io.kaas.application.fake.ManualScheduler;
 import io.kaas.application.fetch.FetchPurgatory;
 import io.kaas.application.fetch.FetchService;
+import io.kaas.application.fetch.FetchSessions;
 import io.kaas.application.fetch.ListOffsetsService;
 import io.kaas.application.group.GroupCoordinatorService;
 import io.kaas.application.log.MemoryLogEngine;
@@ -38,6 +39,7 @@ import io.kaas.application.txn.TransactionSettings;
 import io.kaas.domain.config.BrokerConfigs;
 import io.kaas.domain.config.ConfigType;
 import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.fetch.FetchSessionCache;
 import io.kaas.domain.group.GroupConfig;
 import io.kaas.domain.topic.Topic;
 import java.util.List;
@@ -113,7 +115,8 @@ public final class InMemoryBroker {
         transactions.coordinator().load(); // no sweeper: tests that need its passes run them by hand
         useCases = new UseCases(
                 new ProduceService(topics, clock, scheduler, transactions.coordinator(), WriteFence.OPEN),
-                new FetchService(topics, purgatory, scheduler, Runnable::run),
+                new FetchService(topics, purgatory, scheduler, Runnable::run, new FetchSessions(FetchSessionCache.DEFAULT_SLOTS,
+                        FetchSessionCache.DEFAULT_EVICTION_MS, clock, ids::nextInt)),
                 new ListOffsetsService(topics, Runnable::run),
                 new MetadataService(topics, cluster, settings, Runnable::run),
                 new StandaloneTopicAdmin(topics),
