@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -104,7 +105,11 @@ public final class FetchService implements FetchUseCase {
         }
         Command command = new Command(fetch.maxWaitMs(), fetch.minBytes(), fetch.maxBytes(), fetch.readCommitted(),
                 readable);
-        return fetch(command).thenApply(read -> {
+        return fetch(command).handle((read, failed) -> {
+            if (failed != null) {
+                sessions.abandon(opened);
+                throw failed instanceof CompletionException e ? e : new CompletionException(failed);
+            }
             Iterator<PartitionData> next = read.iterator();
             for (int i = 0; i < answers.length; i++) {
                 if (answers[i] == null) {

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.IntSupplier;
 
@@ -34,6 +35,7 @@ public final class FetchSessions {
     private final FetchSessionCache<SessionPartition> cache;
     private final Clock clock;
     private final List<Consumer<Exchange>> observers = new CopyOnWriteArrayList<>();
+    private final AtomicInteger inProgress = new AtomicInteger();
 
     /**
      * @param slots      Apache's {@code max.incremental.fetch.session.cache.slots}; 0 opens no session
@@ -71,6 +73,11 @@ public final class FetchSessions {
         return cache.size();
     }
 
+    /** Fetches opened and not yet answered: mostly long polls parked for data. */
+    public int fetchesInProgress() {
+        return inProgress.get();
+    }
+
     /** Sessions evicted so far to make room for new ones. */
     public synchronized long evictions() {
         return cache.evictions();
@@ -100,8 +107,12 @@ public final class FetchSessions {
             implements Opened {
     }
 
-    /** Finds, checks and updates (or closes) the session a fetch names; says what to read. */
+    /**
+     * Finds, checks and updates (or closes) the session a fetch names; says what to read. Every opened fetch
+     * is {@link #answer answered} or {@link #abandon abandoned}.
+     */
     public Opened open(SessionFetch fetch) {
+        inProgress.incrementAndGet();
         if (FetchSessionEpoch.isFull(fetch.epoch())) {
             if (fetch.sessionId() != FetchSessionEpoch.NO_SESSION) {
                 synchronized (this) {
@@ -153,6 +164,7 @@ public final class FetchSessions {
      * one only those that changed since they were last answered.
      */
     public SessionFetchResult answer(Opened opened, List<PartitionData> read) {
+        inProgress.decrementAndGet();
         SessionFetchResult result;
         Kind kind;
         int requested;
@@ -176,6 +188,11 @@ public final class FetchSessions {
             observers.forEach(o -> o.accept(exchange));
         }
         return result;
+    }
+
+    /** An opened fetch whose read failed: it is not answered. */
+    public void abandon(Opened opened) {
+        inProgress.decrementAndGet();
     }
 
     private int openSession(Full full, List<PartitionData> read) {
