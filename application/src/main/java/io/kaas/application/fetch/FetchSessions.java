@@ -21,6 +21,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.IntSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The broker's KIP-227 fetch sessions, shared by every connection whatever event loop it runs on. A fetch
@@ -32,6 +34,8 @@ import java.util.function.IntSupplier;
  * a session's lock is never held while taking the cache's.
  */
 public final class FetchSessions {
+    private static final Logger LOG = LoggerFactory.getLogger(FetchSessions.class);
+
     private final FetchSessionCache<SessionPartition> cache;
     private final Clock clock;
     private final List<Consumer<Exchange>> observers = new CopyOnWriteArrayList<>();
@@ -196,8 +200,11 @@ public final class FetchSessions {
     }
 
     private int openSession(Full full, List<PartitionData> read) {
+        int id;
+        long evicted;
         synchronized (this) {
-            return cache.open(clock.nowMs(), full.usesTopicIds(), read.size(), session -> {
+            long evictionsBefore = cache.evictions();
+            id = cache.open(clock.nowMs(), full.usesTopicIds(), read.size(), session -> {
                 for (int i = 0; i < read.size(); i++) {
                     PartitionData d = read.get(i);
                     SessionPartition p = full.partitions().get(i);
@@ -205,7 +212,15 @@ public final class FetchSessions {
                             d.offsets().lastStableOffset(), d.offsets().logStartOffset()));
                 }
             });
+            evicted = cache.evictions() - evictionsBefore;
         }
+        if (id == FetchSessionEpoch.NO_SESSION) {
+            LOG.debug("no fetch session slot free for {} partitions: answered sessionless", read.size());
+        } else {
+            LOG.debug("fetch session {} opened with {} partitions{}", id, read.size(),
+                    evicted > 0 ? ", evicting another" : "");
+        }
+        return id;
     }
 
     private static List<SessionAnswer> all(List<SessionPartition> partitions, List<PartitionData> read) {
