@@ -73,7 +73,15 @@ class FetchSessionCacheIT {
                 });
         assertThat(sessions.evictions()).as("a young session in use is not evicted").isZero();
 
-        // The holder closes: its client closes the session (a fetch with the final epoch), freeing the slot.
+        // The holder closes: its client closes the session (a fetch with the final epoch), freeing the slot. The
+        // client sends that only with no fetch of its own in flight, so the holder first stops fetching (paused)
+        // and takes the answer to its last fetch; the seeker, not polled meanwhile, sends none either.
+        holder.pause(firstPartitions);
+        await("no fetch in flight").atMost(EmbeddedKaas.DEFAULT_TIMEOUT).pollInSameThread().until(() -> {
+            boolean idle = sessions.fetchesInProgress() == 0;
+            assertThat(holder.poll(Duration.ofMillis(50))).isEmpty();
+            return idle;
+        });
         holder.close();
         await("the holder's session closed").atMost(EmbeddedKaas.DEFAULT_TIMEOUT).until(() -> sessions.size() == 0);
         int freedFrom = exchanges.size();

@@ -15,7 +15,11 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -38,11 +42,11 @@ class FetchSessionIT {
     final KaasBrokerExtension kaas = KaasBrokerExtension.create();
 
     @Test
-    void aConsumerOfAThousandPartitionsFetchesIncrementallyCarryingOnlyWhatChanged() {
+    void aConsumerOfAThousandPartitionsFetchesIncrementallyCarryingOnlyWhatChanged() throws Exception {
         EmbeddedKaas broker = kaas.kaas();
         String topic = EmbeddedKaas.uniqueTopicName("fetch-sessions");
         int partitionCount = 1000;
-        broker.createTopic(topic, partitionCount);
+        createLargeTopic(broker, topic, partitionCount);
         List<TopicPartition> partitions = partitions(topic, partitionCount);
         produce(broker, partitions, "first-");
         List<Exchange> exchanges = observe(broker.broker().fetchSessions());
@@ -126,6 +130,16 @@ class FetchSessionIT {
         int session = after.get(1).sessionId();
         assertThat(session).as("which opens a new session").isNotZero();
         assertThat(after.subList(2, after.size())).allSatisfy(e -> assertIncremental(e, session));
+    }
+
+    /** Creating a thousand partitions' directories and files can take longer than the fixture's admin allows. */
+    private static void createLargeTopic(EmbeddedKaas broker, String topic, int partitions) throws Exception {
+        Duration patience = Duration.ofMinutes(3);
+        try (Admin admin = broker.admin(Map.of(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) patience.toMillis(),
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) patience.toMillis()))) {
+            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all()
+                    .get(patience.toMillis(), TimeUnit.MILLISECONDS);
+        }
     }
 
     private static double connectionsClosed(KafkaConsumer<?, ?> consumer) {
