@@ -3,8 +3,10 @@
 # store in CRUD mode behind kube-apiserver's discovery and protocol, plain HTTP on 127.0.0.1) serves the controller
 # Lease, the brokers' EndpointSlices and the KafkaTopics; the real kaas-operator.jar (leader election off) and N
 # processes of the real kaas.jar share DIR/volume as their ReadWriteMany volume; this script plays the Deployment and
-# the StatefulSet (it starts, kills and restarts the pods kaas-0..kaas-N-1) and the endpoints controller (each broker's
-# EndpointSlice and its /readyz readiness). Not Kubernetes: no kubelet, no scheduling, no RBAC, one machine.
+# the StatefulSet (it starts, kills and restarts the pods kaas-0..kaas-N-1, each with a Pod resource that declares the
+# kaas.rs/PartitionsReady readiness gate) and the endpoints controller (each broker's EndpointSlice, ready when its
+# /readyz answers 200 and its pod's gate condition, which the broker sets, is True). Not Kubernetes: no kubelet, no
+# scheduling, no RBAC, one machine.
 # kubectl works against the API server: KUBECONFIG=DIR/kubeconfig kubectl get leases,endpointslices,kafkatopics
 #
 #   dev/cluster.sh start N DIR [BASE_PORT]   start the API server, the operator and N brokers; returns once every /readyz
@@ -30,7 +32,7 @@ CRDS="$ROOT/helm/kaas/crds"
 NAMESPACE=default
 SERVICE=kaas-brokers
 
-usage() { sed -n '10,23p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '12,25p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 die() { echo "cluster.sh: $*" >&2; exit 1; }
 
 load() { # DIR
@@ -93,6 +95,28 @@ ready() { # ID
   [ "$(curl -s --max-time 2 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$((BASE + 200 + $1))/readyz" 2>/dev/null)" = 200 ]
 }
 
+# The pod a StatefulSet would make for broker ID, with the chart's readiness gate; recreated (empty status) on restart.
+pod_json() { # ID
+  cat <<JSON
+{"apiVersion":"v1","kind":"Pod","metadata":{"name":"kaas-$1","namespace":"$NAMESPACE","labels":{"app.kubernetes.io/name":"kaas"}},
+ "spec":{"readinessGates":[{"conditionType":"kaas.rs/PartitionsReady"}],"containers":[{"name":"kaas","image":"kaas"}]}}
+JSON
+}
+
+create_pod() { # ID
+  local url
+  url="$(api_url)/api/v1/namespaces/$NAMESPACE/pods"
+  curl -s --max-time 5 -X DELETE "$url/kaas-$1" -o /dev/null || true
+  curl -sf --max-time 5 -X POST -H 'Content-Type: application/json' --data "$(pod_json "$1")" "$url" -o /dev/null \
+    || die "the API server refused pod kaas-$1"
+}
+
+# The readiness gate: the broker set kaas.rs/PartitionsReady=True on its pod.
+gate_open() { # ID
+  curl -sf --max-time 5 "$(api_url)/api/v1/namespaces/$NAMESPACE/pods/kaas-$1" | tr -d ' \n' \
+    | grep -o '{[^{}]*"type":"kaas.rs/PartitionsReady"[^{}]*}' | grep -q '"status":"True"'
+}
+
 # The endpoints controller: every second, each broker's slice carries its current readiness (and is recreated if the
 # API server lost it).
 endpoints_loop() { # DIR
@@ -100,7 +124,7 @@ endpoints_loop() { # DIR
   while true; do
     for id in $(seq 0 $((N - 1))); do
       local now=false
-      ready "$id" && now=true
+      ready "$id" && gate_open "$id" && now=true
       local have
       have=$(curl -sf --max-time 5 "$(api_url)/apis/discovery.k8s.io/v1/namespaces/$NAMESPACE/endpointslices/$SERVICE-$id" \
         | grep -o '"ready" *: *[a-z]*' | grep -o '[a-z]*$' || echo missing)
@@ -123,7 +147,8 @@ listeners_json() { # ID
 
 start_broker() { # DIR ID
   local dir="$1" id="$2"
-  env MY_POD_NAME="kaas-$id" KAAS_NAMESPACE="$NAMESPACE" KAAS_HEADLESS_SERVICE="$SERVICE" \
+  create_pod "$id"
+  env MY_POD_NAME="kaas-$id" KAAS_NAMESPACE="$NAMESPACE" KAAS_HEADLESS_SERVICE="$SERVICE" KAAS_PARTITIONS_READY_GATE=true \
     KAAS_BIND_HOST=127.0.0.1 KAAS_ADVERTISED_HOST=127.0.0.1 \
     KAAS_PORT=$((BASE + id)) KAAS_HEARTBEAT_PORT=$((BASE + 100 + id)) KAAS_HEALTH_PORT=$((BASE + 200 + id)) \
     KAAS_LISTENERS="$(listeners_json "$id")" \

@@ -99,19 +99,39 @@ Images: repository:tag, the tag defaulting to the chart's appVersion.
 
 {{/*
 Listeners. "kaas.enabledListeners" is the JSON array of the enabled entries of .Values.listeners without their
-`enabled` flag (absent means enabled): the KAAS_LISTENERS value, and what every other listener template iterates.
+`enabled` flag (absent means enabled) and the chart's own `certificate`: the KAAS_LISTENERS value, and what every
+other listener template iterates.
 Ports pass through int64 so large numbers never print in float notation.
 */}}
 {{- define "kaas.enabledListeners" -}}
 {{- $enabled := list }}
 {{- range .Values.listeners }}
 {{- if or (not (hasKey . "enabled")) .enabled }}
-{{- $entry := omit . "enabled" }}
+{{- $entry := omit . "enabled" "certificate" }}
 {{- $_ := set $entry "port" (int64 .port) }}
 {{- $enabled = append $enabled $entry }}
 {{- end }}
 {{- end }}
 {{- toJson $enabled }}
+{{- end }}
+
+{{/*
+The certificate Secret of each enabled TLS listener, as a JSON object from listener name to Secret name: its
+certificate.secretName, or <fullname>-<listener name>-tls. Each is mounted as a directory at /etc/kaas/tls/<name>/,
+where the broker reads tls.crt, tls.key and ca.crt (a directory, not subPath: the kubelet's atomic swap of a rotated
+certificate reaches the broker, which reloads it).
+*/}}
+{{- define "kaas.tlsListenerSecrets" -}}
+{{- $secrets := dict }}
+{{- range .Values.listeners }}
+{{- if and (or (not (hasKey . "enabled")) .enabled) .tls }}
+{{- $name := dig "certificate" "secretName" "" . }}
+{{- $_ := set $secrets .name (default (printf "%s-%s-tls" (include "kaas.fullname" $) .name) $name) }}
+{{- else if and (dig "certificate" "secretName" "" .) (not .tls) }}
+{{- fail (printf "listeners: listener %s has certificate.secretName but tls: false" .name) }}
+{{- end }}
+{{- end }}
+{{- toJson $secrets }}
 {{- end }}
 
 {{/*

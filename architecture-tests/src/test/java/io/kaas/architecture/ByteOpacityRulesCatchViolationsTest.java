@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
+import io.kaas.application.port.out.BatchRecordSearch;
 import java.nio.ByteBuffer;
 import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
@@ -46,6 +47,12 @@ class ByteOpacityRulesCatchViolationsTest {
         assertThat(ByteOpacityRulesTest.noRecordLevelTypes.evaluate(opaque).hasViolation()).isFalse();
     }
 
+    @Test
+    void reachingTheRecordSearchOutsideTimestampLookupsIsFlagged() {
+        JavaClasses produce = new ClassFileImporter().importClasses(ProduceThatSearchesRecords.class);
+        assertThat(ByteOpacityRulesTest.onlyTimestampLookupsSearchRecords.evaluate(produce).hasViolation()).isTrue();
+    }
+
     /** What broker code must not do. */
     static final class RecordDecoder {
         long sumOffsets(MemoryRecords records) {
@@ -56,6 +63,13 @@ class ByteOpacityRulesCatchViolationsTest {
                 }
             }
             return sum;
+        }
+    }
+
+    /** A serving path other than ListOffsets reading records through the port. */
+    static final class ProduceThatSearchesRecords {
+        Object firstRecord(BatchRecordSearch records, ByteBuffer batch) {
+            return records.firstAtOrAfter(batch, 0, 0);
         }
     }
 

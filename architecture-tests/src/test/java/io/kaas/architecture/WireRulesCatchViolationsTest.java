@@ -10,8 +10,9 @@ class WireRulesCatchViolationsTest {
     @Test
     void theWireReachingPastTheUseCasesIsFlagged() {
         var rule = KaasRules.wireDependsOnlyOnPortInAndDomain(Fixtures.ROOT);
-        assertThat(Fixtures.flaggedBy(rule)).containsExactly("adapter.wire.handler.OtherAdapter",
-                "adapter.wire.handler.ServiceByReference", "adapter.wire.handler.SliceHandler");
+        assertThat(Fixtures.flaggedBy(rule)).containsExactly("adapter.wire.handler.FilesystemUser",
+                "adapter.wire.handler.OtherAdapter", "adapter.wire.handler.ServiceByReference",
+                "adapter.wire.handler.SliceHandler");
         assertThat(Fixtures.report(rule)).contains(
                 "references constructor <" + Fixtures.fixture("application.service.FetchService") + ".<init>()>",
                 "<" + Fixtures.fixture("application.log.RecordsSlice") + ">",
@@ -19,9 +20,10 @@ class WireRulesCatchViolationsTest {
     }
 
     @Test
-    void useCasesDomainAndTheWireItselfPass() {
+    void useCasesDomainTheWireItselfAndTheRecordSearchPortPass() {
         assertThat(Fixtures.flaggedBy(KaasRules.wireDependsOnlyOnPortInAndDomain(Fixtures.ROOT)))
-                .doesNotContain("adapter.wire.handler.FetchHandler", "adapter.wire.codec.Frames");
+                .doesNotContain("adapter.wire.handler.FetchHandler", "adapter.wire.codec.Frames",
+                        "adapter.wire.codec.RecordSearch");
     }
 
     @Test

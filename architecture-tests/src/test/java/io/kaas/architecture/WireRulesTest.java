@@ -8,7 +8,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The wire adapter reaches the application through its use cases only: {@code port.in} and the domain,
- * never the services, the storage engine or another adapter. {@link WireRulesCatchViolationsTest} shows
+ * never the services, the storage engine or another adapter; it implements one driven port, the record
+ * search that needs kafka-clients' decompressors. {@link WireRulesCatchViolationsTest} shows
  * the rule firing on fixtures.
  */
 class WireRulesTest {

@@ -5,6 +5,7 @@ import io.kaas.adapter.wire.WireSettings;
 import io.kaas.application.cluster.BrokerSettings;
 import io.kaas.application.log.LogConfig;
 import io.kaas.application.txn.TransactionSettings;
+import io.kaas.bootstrap.telemetry.TelemetrySettings;
 import io.kaas.domain.fetch.FetchSessionCache;
 import io.kaas.domain.group.GroupConfig;
 import io.kaas.domain.security.KafkaPrincipal;
@@ -79,6 +80,8 @@ import java.util.function.Function;
  *                          {@code KAAS_SECURITY_RELOAD_INTERVAL_MS} (2000: how often the security files are re-read)
  * @param testHooks         {@code KAAS_TEST_HOOKS} (false): lets tests wedge the broker on purpose, through
  *                          {@code POST /debug/wedge?ms=N} on the health port; never set it in production
+ * @param telemetry         the OTLP push of the metrics ({@link TelemetrySettings}: the standard {@code OTEL_*}
+ *                          variables and {@code KAAS_METRIC_EXPORT_INTERVAL}); {@code /metrics} is always served
  */
 public record BrokerConfig(String bindHost, int port, List<ListenerConfig> listeners, int healthPort, String advertisedHost, Storage storage, Path dataDir,
                            int brokerId, Optional<String> rack, Optional<String> clusterId, boolean autoCreateTopics,
@@ -88,7 +91,8 @@ public record BrokerConfig(String bindHost, int port, List<ListenerConfig> liste
                            long fsyncMaxLatencyMs, long retentionCheckIntervalMs, int producerIdExpirationMs,
                            int producerIdExpirationCheckIntervalMs, int maxPartitionsPerTopic,
                            int fetchSessionCacheSlots, GroupConfig groups, TransactionSettings transactions, Optional<ClusterSettings> cluster,
-                           AuthorizationSettings authorization, boolean testHooks, Set<String> explicitlySet) {
+                           AuthorizationSettings authorization, boolean testHooks, TelemetrySettings telemetry,
+                           Set<String> explicitlySet) {
 
     public BrokerConfig {
         listeners = List.copyOf(listeners);
@@ -104,6 +108,8 @@ public record BrokerConfig(String bindHost, int port, List<ListenerConfig> liste
         Optional<ClusterSettings> cluster = clusterSettings(r);
         int port = r.integer("KAAS_PORT", 9092, 0, 65535);
         List<ListenerConfig> listeners = listeners(env, r, port);
+        int brokerId = cluster.map(c -> ClusterSettings.ordinalOf(c.podName())).orElseGet(
+                () -> r.integer("KAAS_BROKER_ID", 0, 0, Integer.MAX_VALUE));
         BrokerConfig config = new BrokerConfig(
                 bindHost,
                 listeners.get(0).port(),
@@ -113,8 +119,7 @@ public record BrokerConfig(String bindHost, int port, List<ListenerConfig> liste
                 r.parse("KAAS_STORAGE", Storage.DISK, "disk or memory",
                         v -> Storage.valueOf(v.toUpperCase(Locale.ROOT))),
                 r.parse("KAAS_DATA_DIR", Path.of("kaas-data"), "a directory path", Path::of),
-                cluster.map(c -> ClusterSettings.ordinalOf(c.podName())).orElseGet(
-                        () -> r.integer("KAAS_BROKER_ID", 0, 0, Integer.MAX_VALUE)),
+                brokerId,
                 Optional.ofNullable(env.get("KAAS_BROKER_RACK")).filter(s -> !s.isBlank()),
                 Optional.ofNullable(env.get("KAAS_CLUSTER_ID")).filter(s -> !s.isBlank()),
                 r.bool("KAAS_AUTO_CREATE_TOPICS", true),
@@ -174,6 +179,7 @@ public record BrokerConfig(String bindHost, int port, List<ListenerConfig> liste
                 cluster,
                 authorization(r),
                 r.bool("KAAS_TEST_HOOKS", false),
+                telemetry(env, r, brokerId),
                 r.setVariables());
         if (cluster.isPresent() && (config.port() == 0 || cluster.get().heartbeatPort() == 0)) {
             r.problem("KAAS_PORT and KAAS_HEARTBEAT_PORT must be fixed ports in a cluster: the other brokers and the clients "
@@ -217,7 +223,8 @@ public record BrokerConfig(String bindHost, int port, List<ListenerConfig> liste
                 r.string("KAAS_LEASE_NAME", "kaas-controller"),
                 r.integer("KAAS_LEASE_DURATION_SECONDS", 10, 2, 3600),
                 r.longValue("KAAS_HEARTBEAT_TIMEOUT_MS", 3_000, 500, 600_000),
-                argoCd(r)));
+                argoCd(r),
+                r.bool("KAAS_PARTITIONS_READY_GATE", false)));
     }
 
     /**
@@ -232,6 +239,15 @@ public record BrokerConfig(String bindHost, int port, List<ListenerConfig> liste
         return Optional.of(new ArgoCdAnnotations(application,
                 r.stringOrEmpty("KAAS_ARGOCD_COMPARE_OPTIONS", ArgoCdAnnotations.DEFAULT_COMPARE_OPTIONS),
                 r.stringOrEmpty("KAAS_ARGOCD_SYNC_OPTIONS", ArgoCdAnnotations.DEFAULT_SYNC_OPTIONS)));
+    }
+
+    private static TelemetrySettings telemetry(Map<String, String> env, Reader r, int brokerId) {
+        try {
+            return TelemetrySettings.fromEnvironment(env, brokerId);
+        } catch (IllegalArgumentException e) {
+            r.problem(e.getMessage());
+            return TelemetrySettings.fromEnvironment(Map.of(), brokerId);
+        }
     }
 
     private static AuthorizationSettings authorization(Reader r) {

@@ -23,10 +23,12 @@ import java.util.Optional;
  * @param argoCd               {@code KAAS_ARGOCD_APPLICATION}, {@code KAAS_ARGOCD_COMPARE_OPTIONS},
  *                             {@code KAAS_ARGOCD_SYNC_OPTIONS}: the ArgoCD annotations on the KafkaTopics this broker
  *                             creates, when an Application is named
+ * @param partitionsReadyGate  {@code KAAS_PARTITIONS_READY_GATE}: the broker sets the kaas.rs/PartitionsReady condition
+ *                             on its own pod, the readiness gate the chart declares (false)
  */
 public record ClusterSettings(String podName, String namespace, String headlessService, int heartbeatPort,
                               String leaseName, int leaseDurationSeconds, long heartbeatTimeoutMs,
-                              Optional<ArgoCdAnnotations> argoCd) {
+                              Optional<ArgoCdAnnotations> argoCd, boolean partitionsReadyGate) {
 
     /** The broker id a StatefulSet pod name carries, {@code kaas-2} → 2; -1 when it carries none. */
     public static int ordinalOf(String podName) {

@@ -21,6 +21,7 @@ import io.kaas.adapter.wire.KafkaServer;
 import io.kaas.adapter.wire.UseCases;
 import io.kaas.adapter.wire.WireListener;
 import io.kaas.adapter.wire.WireSettings;
+import io.kaas.adapter.wire.codec.KafkaBatchRecordSearch;
 import io.kaas.adapter.wire.dispatch.ConnectionLimits;
 import io.kaas.application.authentication.CredentialCache;
 import io.kaas.application.authentication.SaslAuthenticator;
@@ -43,6 +44,8 @@ import io.kaas.application.log.DiskLogEngine;
 import io.kaas.application.log.LogEngine;
 import io.kaas.application.log.MemoryLogEngine;
 import io.kaas.application.log.PartitionLog;
+import io.kaas.application.metrics.BrokerMetrics;
+import io.kaas.application.metrics.ConsumerLag;
 import io.kaas.application.port.in.ClusterUseCase;
 import io.kaas.application.port.in.TopicAdminUseCase;
 import io.kaas.application.port.out.AclStore;
@@ -69,6 +72,7 @@ import io.kaas.application.txn.VerifiedHere;
 import io.kaas.bootstrap.cluster.ClusterRuntime;
 import io.kaas.bootstrap.health.HealthReport;
 import io.kaas.bootstrap.health.HealthServer;
+import io.kaas.bootstrap.telemetry.BrokerTelemetry;
 import io.kaas.domain.config.BrokerConfigs;
 import io.kaas.domain.fetch.FetchSessionCache;
 import io.kaas.domain.security.AclBinding;
@@ -78,6 +82,7 @@ import io.kaas.domain.topic.TopicIds;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -183,13 +188,14 @@ public final class KaasBroker implements AutoCloseable {
                 KaasBroker::newClusterId));
 
         IoExecutor io = new IoExecutor();
+        BrokerMetrics metrics = new BrokerMetrics(System::nanoTime);
         FetchPurgatory purgatory = new FetchPurgatory();
         FetchSessions fetchSessions = new FetchSessions(config.fetchSessionCacheSlots(),
                 FetchSessionCache.DEFAULT_EVICTION_MS, clock, () -> ThreadLocalRandom.current().nextInt());
         boolean clustered = config.cluster().isPresent();
         LogEngine engine = disk
                 ? new DiskLogEngine(new DiskLogEngine.Settings(config.dataDir(), 0, config.fsyncMaxLatencyMs(),
-                        DiskLogEngine.DEFAULT_CHECKPOINT_INTERVAL_BYTES, clustered), fs, codec, io, scheduler, clock, purgatory)
+                        DiskLogEngine.DEFAULT_CHECKPOINT_INTERVAL_BYTES, clustered, metrics), fs, codec, io, scheduler, clock, purgatory)
                 : new MemoryLogEngine(purgatory);
         Optional<ClusterRuntime> runtime = config.cluster().map(c -> ClusterRuntime.prepare(c, clusterId,
                 new ClusterUseCase.Broker(config.brokerId(), config.advertisedHost(), config.port(),
@@ -200,6 +206,7 @@ public final class KaasBroker implements AutoCloseable {
                         brokerConfigs, UUID::randomUUID))
                 .orElseGet(() -> new TopicService(topicStore, engine, settings, brokerConfigs, UUID::randomUUID));
         topics.start();
+        topics.addDeletionListener(topic -> metrics.forgetTopic(topic.name()));
         PartitionSweep retention = PartitionSweep.start("the retention sweep", topics, scheduler, io, clock,
                 config.retentionCheckIntervalMs(), PartitionLog::applyRetention);
         PartitionSweep producerExpiry = PartitionSweep.start("the producer-id expiry", topics, scheduler, io, clock,
@@ -246,14 +253,16 @@ public final class KaasBroker implements AutoCloseable {
         KafkaServer server;
         HealthServer health;
         try {
-            AccessControl accessControl = accessControl(config, new JsonAclStore(layout, json), scheduler, io,
-                    stopSequence);
+            JsonAclStore aclStore = new JsonAclStore(layout, json);
+            AccessControl accessControl = accessControl(config,
+                    runtime.map(ClusterRuntime::aclWriter).orElseGet(() -> new StoredAclWriter(aclStore)), aclStore,
+                    scheduler, io, stopSequence);
             UseCases useCases = new UseCases(
                     new ProduceService(topics, clock, scheduler,
                             config.transactions().partitionVerification() ? verifier : null,
-                            runtime.map(ClusterRuntime::writeFence).orElse(WriteFence.OPEN)),
-                    new FetchService(topics, purgatory, scheduler, io, fetchSessions),
-                    new ListOffsetsService(topics, io),
+                            runtime.map(ClusterRuntime::writeFence).orElse(WriteFence.OPEN), metrics),
+                    new FetchService(topics, purgatory, scheduler, io, metrics, fetchSessions),
+                    new ListOffsetsService(topics, io, new KafkaBatchRecordSearch()),
                     new MetadataService(topics, topicAdmin, cluster, settings, io),
                     topicAdmin,
                     cluster,
@@ -270,8 +279,11 @@ public final class KaasBroker implements AutoCloseable {
                     new UserScramCredentialService(credentials, !clustered),
                     new ClientQuotaService(credentials));
             server = KafkaServer.start(wire, listeners(config, useCases, accessControl,
-                    new SaslAuthenticator(credentials, new ScramNonces()), boundPorts), io);
-            health = startHealth(config, topics, server, runtime, codec);
+                    new SaslAuthenticator(credentials, new ScramNonces()), boundPorts), io, metrics);
+            BrokerTelemetry telemetry = BrokerTelemetry.start(config.telemetry(), metrics, () -> partitionCounts(topics),
+                    new ConsumerLag(groups, topics)::current);
+            stopSequence.add(0, telemetry::close); // its last push still sees every counter
+            health = startHealth(config, topics, server, runtime, codec, telemetry);
             KafkaServer listening = server;
             runtime.ifPresent(r -> r.start(topics, () -> listening.oldestLoopTickAgeMs() < HealthReport.WEDGED_AFTER_MS,
                     () -> {
@@ -292,10 +304,10 @@ public final class KaasBroker implements AutoCloseable {
     /**
      * The authorizer {@code KAAS_AUTHORIZATION_TYPE} asks for. With {@code simple}, {@code acls.json} is read now
      * (a broker does not start on ACLs it cannot read) and then re-read off the event loops; standalone, the ACL
-     * APIs write it; in a cluster the operator does, from KafkaUser resources, and the APIs only describe.
+     * APIs write it; in a cluster they write KafkaUser resources, from which the operator writes it.
      */
-    private static AccessControl accessControl(BrokerConfig config, AclStore store, ExecutorScheduler scheduler,
-                                               IoExecutor io, List<Runnable> stopSequence) {
+    private static AccessControl accessControl(BrokerConfig config, AclWriter writer, AclStore store,
+                                               ExecutorScheduler scheduler, IoExecutor io, List<Runnable> stopSequence) {
         AuthorizationSettings settings = config.authorization();
         if (!settings.simple()) {
             return AccessControl.DISABLED;
@@ -303,11 +315,8 @@ public final class KaasBroker implements AutoCloseable {
         ReloadedSnapshot<List<AclBinding>, AclRules> acls = ReloadedSnapshot.start(DataLayout.CLUSTER_DIR + "/acls.json",
                 store::read, AclRules::of, scheduler, io, settings.reloadIntervalMs());
         stopSequence.add(0, acls::close); // before the scheduler and the I/O executor it runs on
-        Optional<AclWriter> writer = config.cluster().isPresent() ? Optional.empty()
-                : Optional.of(new StoredAclWriter(store));
         return new AccessControl(new AclAuthorizer(settings.superUsers(), acls),
-                new AclAdminService(acls, writer, acls::reload, "In a cluster ACLs are KafkaUser resources "
-                        + "(spec.authorization.acls): the operator writes them to acls.json, which every broker reloads"));
+                new AclAdminService(acls, writer, acls::reload));
     }
 
     /**
@@ -335,13 +344,15 @@ public final class KaasBroker implements AutoCloseable {
      * a cluster broker reports what its assignment gives it.
      */
     private static HealthServer startHealth(BrokerConfig config, TopicService topics, KafkaServer server,
-                                            Optional<ClusterRuntime> runtime, JacksonCodec codec) {
+                                            Optional<ClusterRuntime> runtime, JacksonCodec codec,
+                                            BrokerTelemetry telemetry) {
         Supplier<HealthReport> report = runtime.<Supplier<HealthReport>>map(r -> () -> r.report(server.oldestLoopTickAgeMs()))
                 .orElse(() -> new HealthReport("standalone", config.brokerId(), config.brokerId(), 0, true,
                         topics.logs().size(), topics.all().stream().mapToInt(Topic::partitionCount).sum(),
                         server.oldestLoopTickAgeMs(), true));
         try {
             return HealthServer.start(config.bindHost(), config.healthPort(), report, codec::encode,
+                    new HealthServer.MetricsPage(BrokerTelemetry.prometheusContentType(), telemetry::prometheusText),
                     config.testHooks() ? Optional.of(server::wedgeEventLoops) : Optional.empty());
         } catch (IOException e) {
             server.close();
@@ -350,7 +361,12 @@ public final class KaasBroker implements AutoCloseable {
         }
     }
 
-    /** The port of {@code /healthz} and {@code /readyz}. */
+    private static BrokerTelemetry.PartitionCounts partitionCounts(TopicService topics) {
+        Collection<PartitionLog> led = topics.logs();
+        return new BrokerTelemetry.PartitionCounts(led.size(), led.stream().filter(PartitionLog::stalled).count());
+    }
+
+    /** The port of {@code /healthz}, {@code /readyz} and {@code /metrics}. */
     public int healthPort() {
         return health.port();
     }

@@ -28,7 +28,7 @@ class ClusterSettingsTest {
         assertThat(config.brokerId()).isEqualTo(12);
         assertThat(config.advertisedHost()).isEqualTo("kaas-12.kaas-headless.streaming.svc");
         assertThat(config.cluster()).hasValue(new ClusterSettings("kaas-12", "streaming", "kaas-headless", 9094,
-                "kaas-controller", 10, 3_000, Optional.empty()));
+                "kaas-controller", 10, 3_000, Optional.empty(), false));
     }
 
     @Test
@@ -39,7 +39,7 @@ class ClusterSettingsTest {
 
         assertThat(config.advertisedHost()).isEqualTo("127.0.0.1");
         assertThat(config.cluster()).hasValue(new ClusterSettings("kaas-0", "a", "kaas-brokers", 19094, "kaas-controller", 9,
-                1_500, Optional.empty()));
+                1_500, Optional.empty(), false));
     }
 
     @Test

@@ -10,37 +10,32 @@ import io.kaas.domain.security.AclResourceType;
 import io.kaas.domain.security.AclRules;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The ACL admin APIs over the ACLs this broker enforces: describe reads them from memory; create and
- * delete go through the {@link AclWriter} and then reload, so a change this broker made is in effect on it
- * when the answer leaves. Without a writer (a cluster, where KafkaUser resources are the source) the
- * writes are refused with Apache's SECURITY_DISABLED and a message saying where ACLs are managed.
+ * delete go through the {@link AclWriter} and then reload, so a change to {@code acls.json} this broker made is
+ * in effect on it when the answer leaves (in a cluster the writer edits KafkaUsers and the operator rewrites
+ * {@code acls.json} a moment later). A binding the writer cannot store is refused with INVALID_REQUEST.
  */
 public final class AclAdminService implements AclAdminUseCase {
     private static final Logger LOG = LoggerFactory.getLogger(AclAdminService.class);
 
     private final Supplier<AclRules> rules;
-    private final Optional<AclWriter> writer;
+    private final AclWriter writer;
     private final Runnable reload;
-    private final String noWriterMessage;
 
     /**
-     * @param rules           the ACLs in effect
-     * @param writer          where changes go; empty when this broker may not write ACLs
-     * @param reload          re-reads the ACLs after a write (on the calling I/O thread)
-     * @param noWriterMessage what a refused write answers without a writer
+     * @param rules  the ACLs in effect
+     * @param writer where changes go
+     * @param reload re-reads the ACLs after a write (on the calling I/O thread)
      */
-    public AclAdminService(Supplier<AclRules> rules, Optional<AclWriter> writer, Runnable reload,
-                           String noWriterMessage) {
+    public AclAdminService(Supplier<AclRules> rules, AclWriter writer, Runnable reload) {
         this.rules = rules;
         this.writer = writer;
         this.reload = reload;
-        this.noWriterMessage = noWriterMessage;
     }
 
     @Override
@@ -62,17 +57,14 @@ public final class AclAdminService implements AclAdminUseCase {
         if (valid.isEmpty()) {
             return outcomes;
         }
-        Outcome written = write(() -> writer.orElseThrow().add(valid));
+        Outcome written = write(() -> writer.add(valid));
         return outcomes.stream().map(o -> o.succeeded() ? written : o).toList();
     }
 
     @Override
     public List<Deletion> delete(List<AclFilter> filters) {
-        if (writer.isEmpty()) {
-            return filters.stream().map(f -> Deletion.failed(refused())).toList();
-        }
         List<List<AclBinding>> removed = new ArrayList<>();
-        Outcome written = write(() -> removed.addAll(writer.get().remove(filters)));
+        Outcome written = write(() -> removed.addAll(writer.remove(filters)));
         if (!written.succeeded()) {
             return filters.stream().map(f -> Deletion.failed(written)).toList();
         }
@@ -89,11 +81,7 @@ public final class AclAdminService implements AclAdminUseCase {
         if (binding.resourceName().isEmpty()) {
             return new Outcome(KafkaError.INVALID_REQUEST, "Invalid empty resource name");
         }
-        return writer.isPresent() ? Outcome.OK : refused();
-    }
-
-    private Outcome refused() {
-        return new Outcome(KafkaError.SECURITY_DISABLED, noWriterMessage);
+        return writer.refusal(binding).map(why -> new Outcome(KafkaError.INVALID_REQUEST, why)).orElse(Outcome.OK);
     }
 
     private Outcome write(Runnable change) {

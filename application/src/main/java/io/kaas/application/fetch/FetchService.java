@@ -3,6 +3,7 @@ package io.kaas.application.fetch;
 import io.kaas.application.log.AppendListener.Append;
 import io.kaas.application.log.LogRead;
 import io.kaas.application.log.PartitionLog;
+import io.kaas.application.metrics.BrokerMetrics;
 import io.kaas.application.port.in.FetchUseCase;
 import io.kaas.application.port.out.Scheduler;
 import io.kaas.application.topic.TopicService;
@@ -47,24 +48,27 @@ public final class FetchService implements FetchUseCase {
     private final FetchPurgatory purgatory;
     private final Scheduler scheduler;
     private final Executor io;
+    private final BrokerMetrics metrics;
     private final FetchSessions sessions;
 
-    /** Without fetch sessions: every fetch is answered sessionless. */
+    /** Without metrics or fetch sessions: every fetch is answered sessionless. */
     public FetchService(TopicService topics, FetchPurgatory purgatory, Scheduler scheduler, Executor io) {
-        this(topics, purgatory, scheduler, io, FetchSessions.none());
+        this(topics, purgatory, scheduler, io, BrokerMetrics.unobserved(), FetchSessions.none());
     }
 
     /**
      * @param io       runs every read of a partition log: the first one of a fetch, and the one that
      *                 answers a parked fetch (not the appending thread that woke it)
+     * @param metrics  counts each topic's bytes answered
      * @param sessions the broker's fetch sessions
      */
     public FetchService(TopicService topics, FetchPurgatory purgatory, Scheduler scheduler, Executor io,
-                        FetchSessions sessions) {
+                        BrokerMetrics metrics, FetchSessions sessions) {
         this.topics = topics;
         this.purgatory = purgatory;
         this.scheduler = scheduler;
         this.io = io;
+        this.metrics = metrics;
         this.sessions = sessions;
         topics.addDeletionListener(this::onDeleted);
     }
@@ -160,7 +164,7 @@ public final class FetchService implements FetchUseCase {
     public CompletionStage<List<PartitionData>> fetch(Command command) {
         if (command.maxWaitMs() <= 0 || command.minBytes() <= 0 || command.partitions().isEmpty()) {
             CompletableFuture<List<PartitionData>> result = new CompletableFuture<>();
-            submit(() -> result.complete(readAll(command)), result::completeExceptionally);
+            submit(() -> result.complete(counted(readAll(command))), result::completeExceptionally);
             return result;
         }
         ParkedFetch fetch = new ParkedFetch(command);
@@ -214,6 +218,18 @@ public final class FetchService implements FetchUseCase {
         } catch (RejectedExecutionException e) {
             failed.accept(e); // shutting down
         }
+    }
+
+    /** The answer of a fetch, its bytes counted per topic as sent. */
+    private List<PartitionData> counted(List<PartitionData> answer) {
+        for (int i = 0; i < answer.size(); i++) {
+            PartitionData d = answer.get(i);
+            int bytes = d.sizeInBytes();
+            if (bytes > 0) {
+                metrics.topic(d.partition().topic()).sent(bytes);
+            }
+        }
+        return answer;
     }
 
     private static boolean satisfied(Command command, List<PartitionData> data) {
@@ -420,7 +436,7 @@ public final class FetchService implements FetchUseCase {
 
         private void finish(List<PartitionData> data) {
             release();
-            result.complete(data);
+            result.complete(counted(data));
         }
 
         void fail(Throwable error) {

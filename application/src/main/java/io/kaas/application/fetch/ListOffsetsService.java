@@ -3,6 +3,7 @@ package io.kaas.application.fetch;
 import io.kaas.application.log.PartitionLog;
 import io.kaas.application.log.TimestampOffset;
 import io.kaas.application.port.in.ListOffsetsUseCase;
+import io.kaas.application.port.out.BatchRecordSearch;
 import io.kaas.application.topic.TopicService;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.log.LeaderEpochCheck;
@@ -15,15 +16,18 @@ import java.util.concurrent.Executor;
 
 /**
  * Resolves ListOffsets timestamps and sentinels against a partition's log: sentinels from the
- * published offsets, timestamps by reading the log's time index and batch headers on the I/O executor.
+ * published offsets, timestamps on the I/O executor by reading the log's time index and batch
+ * headers, then the records of the batch that holds the answer.
  */
 public final class ListOffsetsService implements ListOffsetsUseCase {
     private final TopicService topics;
     private final Executor io;
+    private final BatchRecordSearch records;
 
-    public ListOffsetsService(TopicService topics, Executor io) {
+    public ListOffsetsService(TopicService topics, Executor io, BatchRecordSearch records) {
         this.topics = topics;
         this.io = io;
+        this.records = records;
     }
 
     /**
@@ -55,16 +59,15 @@ public final class ListOffsetsService implements ListOffsetsUseCase {
     }
 
     /** A lookup by timestamp, or of the largest timestamp: reads the log's files. */
-    private static Result lookUp(PartitionLog log, long timestamp, LogOffsets offsets, long fetchable, int epoch) {
+    private Result lookUp(PartitionLog log, long timestamp, LogOffsets offsets, long fetchable, int epoch) {
         if (timestamp == MAX_TIMESTAMP) {
-            // Apache answers a log without timestamps with no timestamp at the first offset, not "no match"
-            Optional<TimestampOffset> max = log.maxTimestamp();
-            if (max.isEmpty()) {
-                return new Result(KafkaError.NONE, -1L, offsets.logStartOffset(), epoch);
-            }
+            // Apache answers a log without timestamps with no timestamp at the first offset, if it is fetchable:
+            // an empty log matches nothing
+            Optional<TimestampOffset> max = log.maxTimestamp()
+                    .or(() -> Optional.of(new TimestampOffset(-1L, offsets.logStartOffset())));
             return found(max.filter(m -> m.offset() < fetchable), epoch);
         }
-        return found(log.offsetForTimestamp(timestamp).filter(m -> m.offset() < fetchable), epoch);
+        return found(log.offsetForTimestamp(timestamp, records).filter(m -> m.offset() < fetchable), epoch);
     }
 
     private static Result found(Optional<TimestampOffset> match, int epoch) {

@@ -289,6 +289,16 @@ final class CoordinatedGroup {
         return offsets.submit(new OffsetMutation.EndTransaction(producerId, commit), null);
     }
 
+    /** The durable committed offsets, for the consumer-lag gauge; none once the group is gone. */
+    synchronized Map<TopicPartition, Long> committedOffsets() {
+        if (group == null || group.state() == GroupState.DEAD) {
+            return Map.of();
+        }
+        Map<TopicPartition, Long> committed = new HashMap<>();
+        offsets.durable().forEach((tp, c) -> committed.put(tp, c.offset()));
+        return committed;
+    }
+
     synchronized OffsetFetchResult fetch(List<TopicPartition> partitions, boolean requireStable) {
         boolean known = group != null && group.state() != GroupState.DEAD;
         Map<TopicPartition, CommittedOffset> committed = known ? offsets.durable() : Map.of();

@@ -232,6 +232,23 @@ public final class GroupCoordinatorService implements GroupCoordinator, AutoClos
                 slot -> CompletableFuture.completedFuture(slot.fetch(partitions, requireStable)));
     }
 
+    /**
+     * The committed offsets of every group loaded here that this broker coordinates, by group: what
+     * consumer lag is computed from. Takes each group's lock briefly; never touches a partition log.
+     */
+    public Map<String, Map<TopicPartition, Long>> committedOffsets() {
+        Map<String, Map<TopicPartition, Long>> byGroup = new LinkedHashMap<>();
+        for (CoordinatedGroup slot : slots.values()) {
+            if (slot.loaded().isDone() && !slot.loaded().isCompletedExceptionally() && owns(slot.groupId())) {
+                Map<TopicPartition, Long> committed = slot.committedOffsets();
+                if (!committed.isEmpty()) {
+                    byGroup.put(slot.groupId(), committed);
+                }
+            }
+        }
+        return byGroup;
+    }
+
     @Override
     public CompletionStage<ListGroupsResult> listGroups(Set<String> statesFilter) {
         // Groups known only from their files are listed too (Empty), as Apache lists groups it

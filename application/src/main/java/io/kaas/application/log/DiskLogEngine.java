@@ -1,5 +1,6 @@
 package io.kaas.application.log;
 
+import io.kaas.application.metrics.BrokerMetrics;
 import io.kaas.application.port.out.Clock;
 import io.kaas.application.port.out.Filesystem;
 import io.kaas.application.port.out.JsonCodec;
@@ -43,9 +44,15 @@ public final class DiskLogEngine implements LogEngine {
      *                          (the book's 64 MiB); tests lower it to exercise checkpoints with small logs
      * @param sharedVolume      other brokers may take partitions over (cluster mode): every group commit
      *                          re-reads the partition's fence before it acknowledges anything
+     * @param metrics           where group commits record their fsync latency and how many appends each acknowledged
      */
     public record Settings(Path root, int epoch, long fsyncMaxLatencyMs, long checkpointIntervalBytes,
-                           boolean sharedVolume) {
+                           boolean sharedVolume, BrokerMetrics metrics) {
+
+        public Settings(Path root, int epoch, long fsyncMaxLatencyMs, long checkpointIntervalBytes,
+                        boolean sharedVolume) {
+            this(root, epoch, fsyncMaxLatencyMs, checkpointIntervalBytes, sharedVolume, BrokerMetrics.unobserved());
+        }
 
         public Settings(Path root, int epoch, long fsyncMaxLatencyMs) {
             this(root, epoch, fsyncMaxLatencyMs, DEFAULT_CHECKPOINT_INTERVAL_BYTES);

@@ -1,5 +1,6 @@
 package io.kaas.application.log;
 
+import io.kaas.application.port.out.BatchRecordSearch;
 import io.kaas.application.port.out.Filesystem;
 import io.kaas.application.port.out.JsonCodec;
 import io.kaas.application.port.out.Scheduler;
@@ -96,6 +97,11 @@ final class DiskPartitionLog extends ProducerTrackingLog {
     }
 
     @Override
+    public boolean stalled() {
+        return committer.failure() != null;
+    }
+
+    @Override
     public synchronized CompletionStage<Void> durableThrough(long endOffset) {
         return committer.durableThrough(endOffset);
     }
@@ -181,8 +187,8 @@ final class DiskPartitionLog extends ProducerTrackingLog {
     }
 
     @Override
-    public Optional<TimestampOffset> offsetForTimestamp(long timestamp) {
-        return segments.published().offsetForTimestamp(timestamp);
+    public Optional<TimestampOffset> offsetForTimestamp(long timestamp, BatchRecordSearch records) {
+        return segments.published().offsetForTimestamp(timestamp, records);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.kaas.application.log;
 
+import io.kaas.application.metrics.BrokerMetrics;
 import io.kaas.application.port.out.Filesystem.FileHandle;
 import io.kaas.application.port.out.Scheduler;
 import io.kaas.domain.error.KafkaException;
@@ -42,6 +43,7 @@ final class GroupCommitter {
     private final DiskSegments segments;
     /** Read under the lock for the producer snapshots the checkpoints carry. */
     private final ProducerStateTable producers;
+    private final BrokerMetrics metrics;
 
     // --- the flush policy and the appends waiting for it, guarded by the partition lock ---
     private long unflushedMessages;
@@ -71,6 +73,7 @@ final class GroupCommitter {
         this.fenceEveryCommit = settings.sharedVolume();
         this.segments = segments;
         this.producers = producers;
+        this.metrics = settings.metrics();
         long end = segments.endOffset();
         this.requestedFlushOffset = end;
         this.flushedOffset = end;
@@ -240,12 +243,18 @@ final class GroupCommitter {
             synchronized (partition.lock()) {
                 sealing.removeAll(work.sealed);
             }
-            completeWaiters(work.target);
+            int acknowledged = completeWaiters(work.target);
+            if (acknowledged > 0) {
+                metrics.groupCommitAppends().record(acknowledged);
+            }
         }
     }
 
-    /** Completes every waiter whose batch lies below {@code durableOffset}, now fsynced. Not under the lock. */
-    void completeWaiters(long durableOffset) {
+    /**
+     * Completes every waiter whose batch lies below {@code durableOffset}, now fsynced, and tells how
+     * many there were. Not under the lock.
+     */
+    int completeWaiters(long durableOffset) {
         List<Waiter> done = new ArrayList<>();
         synchronized (partition.lock()) {
             flushedOffset = Math.max(flushedOffset, durableOffset);
@@ -254,6 +263,7 @@ final class GroupCommitter {
             }
         }
         done.forEach(w -> w.future.complete(null));
+        return done.size();
     }
 
     private void commit(Work work) throws IOException {
@@ -264,9 +274,11 @@ final class GroupCommitter {
         if (work.syncDirectory) {
             partition.fs().fsyncDirectory(partition.files().dir());
         }
+        long started = metrics.nanoTime();
         for (Segment s : work.toForce) {
             s.force();
         }
+        metrics.fsyncNanos().record(metrics.nanoTime() - started);
         if (fenceEveryCommit && partition.fence().check()) {
             // Read after the fsync: a newer leader fences before it recovers, so seeing no fence here means
             // its recovery will find these bytes; seeing one, they may be lost and must not be acknowledged.

@@ -1,9 +1,12 @@
 package io.kaas.application.log;
 
+import io.kaas.application.port.out.BatchRecordSearch;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.log.AbortedTxn;
 import io.kaas.domain.log.LogOffsets;
+import java.io.EOFException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -175,24 +178,50 @@ record LogView(List<Segment.View> closed, Segment.View active, LogOffsets offset
     }
 
     /**
-     * Never an offset below the log start (Apache searches from it too): batches DeleteRecords left
-     * in the first segment are skipped, and a batch straddling the log start answers the log start.
+     * The first record, in offset order, whose timestamp is at least {@code timestamp} (Apache's
+     * {@code fetchOffsetByTimestamp}): in a segment reaching it, the time index finds where to start,
+     * batch headers the first batch reaching it, and only such a batch is read whole and searched by
+     * {@code records}. Never an offset below the log start (Apache searches from it too): batches
+     * DeleteRecords left in the first segment are skipped, and so are the records below it in a batch
+     * straddling it. When every record reaching the timestamp in that segment lies below the log
+     * start, the search goes on in the next segment, where Apache would answer nothing.
      */
-    Optional<TimestampOffset> offsetForTimestamp(long timestamp) {
+    Optional<TimestampOffset> offsetForTimestamp(long timestamp, BatchRecordSearch records) {
         long logStart = offsets.logStartOffset();
-        for (int i = segmentIndexFor(logStart); i < count(); i++) {
-            Segment.View segment = get(i);
-            if (segment.maxTimestamp() >= timestamp) {
-                Optional<FoundBatch> found = firstBatchAtOrAfter(segment, timestamp, logStart);
-                if (found.isPresent()) {
-                    return Optional.of(new TimestampOffset(found.get().maxTimestamp,
-                            Math.max(found.get().baseOffset, logStart)));
+        try {
+            for (int i = segmentIndexFor(logStart); i < count(); i++) {
+                Segment.View segment = get(i);
+                if (segment.maxTimestamp() >= timestamp) {
+                    Optional<TimestampOffset> found = firstRecordAtOrAfter(segment, timestamp, logStart, records);
+                    if (found.isPresent()) {
+                        return found;
+                    }
                 }
+            }
+        } catch (IOException e) {
+            // retention deleted the segment under the lookup: nothing found, as for a log that moved on
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<TimestampOffset> firstRecordAtOrAfter(Segment.View segment, long timestamp, long logStart,
+                                                                  BatchRecordSearch records) throws IOException {
+        int from = segment.index().scanStartForTimestamp(timestamp);
+        for (FoundBatch batch = firstBatchAtOrAfter(segment, from, timestamp, logStart); batch != null;
+             batch = firstBatchAtOrAfter(segment, batch.end(), timestamp, logStart)) {
+            Optional<TimestampOffset> found =
+                    records.firstAtOrAfter(batch.read(segment), timestamp, logStart).map(TimestampOffset::of);
+            if (found.isPresent()) {
+                return found;
             }
         }
         return Optional.empty();
     }
 
+    /**
+     * As Apache 3.7: the largest timestamp with the last offset of the first batch holding it (not
+     * the record's own offset: 3.7 answers the batch's, KAFKA-16310 changed that only in 3.8).
+     */
     Optional<TimestampOffset> maxTimestamp() {
         Segment.View newest = null;
         for (int i = 0; i < count(); i++) {
@@ -205,27 +234,48 @@ record LogView(List<Segment.View> closed, Segment.View active, LogOffsets offset
             return Optional.empty();
         }
         long max = newest.maxTimestamp();
-        return firstBatchAtOrAfter(newest, max, Long.MIN_VALUE).map(b -> new TimestampOffset(max, b.lastOffset));
-    }
-
-    private record FoundBatch(long baseOffset, long lastOffset, long maxTimestamp) {
-    }
-
-    /** The first batch of the segment reaching {@code timestamp} that ends at or after {@code fromOffset}. */
-    private static Optional<FoundBatch> firstBatchAtOrAfter(Segment.View segment, long timestamp, long fromOffset) {
-        FoundBatch[] found = {null};
         try {
-            new BatchScanner(segment.segment().log).scan(segment.index().scanStartForTimestamp(timestamp),
-                    segment.endPosition(), -1, Long.MAX_VALUE, false, (position, header) -> {
-                        if (header.maxTimestamp() < timestamp || header.lastOffset() < fromOffset) {
-                            return true;
-                        }
-                        found[0] = new FoundBatch(header.baseOffset(), header.lastOffset(), header.maxTimestamp());
-                        return false;
-                    });
+            FoundBatch batch = firstBatchAtOrAfter(newest, newest.index().scanStartForTimestamp(max), max,
+                    Long.MIN_VALUE);
+            return Optional.ofNullable(batch).map(b -> new TimestampOffset(max, b.lastOffset));
         } catch (IOException e) {
             return Optional.empty();
         }
-        return Optional.ofNullable(found[0]);
+    }
+
+    /** A batch of a segment file: where it lies and its last offset. */
+    private record FoundBatch(int position, int size, long lastOffset) {
+        int end() {
+            return position + size;
+        }
+
+        /** The batch's whole bytes. */
+        ByteBuffer read(Segment.View segment) throws IOException {
+            ByteBuffer bytes = ByteBuffer.allocate(size);
+            while (bytes.hasRemaining()) {
+                if (segment.segment().log.read(bytes, position + bytes.position()) < 0) {
+                    throw new EOFException("segment ends inside the batch at " + position);
+                }
+            }
+            return bytes.flip();
+        }
+    }
+
+    /**
+     * From {@code from}, the first batch of the segment reaching {@code timestamp} that ends at or
+     * after {@code fromOffset}; null when none does.
+     */
+    private static FoundBatch firstBatchAtOrAfter(Segment.View segment, int from, long timestamp, long fromOffset)
+            throws IOException {
+        FoundBatch[] found = {null};
+        new BatchScanner(segment.segment().log).scan(from, segment.endPosition(), -1, Long.MAX_VALUE, false,
+                (position, header) -> {
+                    if (header.maxTimestamp() < timestamp || header.lastOffset() < fromOffset) {
+                        return true;
+                    }
+                    found[0] = new FoundBatch(position, header.sizeInBytes(), header.lastOffset());
+                    return false;
+                });
+        return found[0];
     }
 }

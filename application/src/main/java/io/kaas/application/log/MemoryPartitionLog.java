@@ -1,5 +1,6 @@
 package io.kaas.application.log;
 
+import io.kaas.application.port.out.BatchRecordSearch;
 import io.kaas.domain.batch.RecordBatchHeader;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.idempotence.ProducerStateTable;
@@ -161,20 +162,24 @@ final class MemoryPartitionLog extends ProducerTrackingLog {
         return published.offsets;
     }
 
-    /** Never below the log start: a batch DeleteRecords cut into answers the log start, as the disk log does. */
     @Override
     public long sizeInBytes() {
         return published.bytes;
     }
 
+    /** Never below the log start: the records DeleteRecords cut from a batch are passed over, as the disk log does. */
     @Override
-    public synchronized Optional<TimestampOffset> offsetForTimestamp(long timestamp) {
+    public synchronized Optional<TimestampOffset> offsetForTimestamp(long timestamp, BatchRecordSearch records) {
         Published view = published;
+        long logStart = view.offsets.logStartOffset();
         for (int i = view.first; i < view.count; i++) {
             StoredBatch b = batches.get(i);
-            if (b.maxTimestamp >= timestamp) {
-                return Optional.of(new TimestampOffset(b.maxTimestamp,
-                        Math.max(b.baseOffset, view.offsets.logStartOffset())));
+            if (b.maxTimestamp >= timestamp && b.lastOffset >= logStart) {
+                Optional<TimestampOffset> found = records.firstAtOrAfter(b.bytes(), timestamp, logStart)
+                        .map(TimestampOffset::of);
+                if (found.isPresent()) {
+                    return found;
+                }
             }
         }
         return Optional.empty();
@@ -292,6 +297,9 @@ final class MemoryPartitionLog extends ProducerTrackingLog {
 
     private record StoredBatch(long baseOffset, long lastOffset, long maxTimestamp, ByteBuffer arena, int position,
                                int size) {
+        ByteBuffer bytes() {
+            return arena.duplicate().limit(position + size).position(position).slice();
+        }
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.kaas.application.log;
 
+import io.kaas.application.port.out.BatchRecordSearch;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.idempotence.ProducerState;
 import io.kaas.domain.idempotence.VerificationGuard;
@@ -103,13 +104,26 @@ public interface PartitionLog {
     }
 
     /**
-     * The first batch whose max timestamp is at least {@code timestamp}: its base offset (never below
-     * the log start, which DeleteRecords may have moved into the batch), and its max timestamp. Batch
-     * granularity: records are never decoded.
+     * Whether the log stalled for good: an fsync failed or outlived {@code KAAS_FSYNC_MAX_LATENCY_MS},
+     * and appends fail with KAFKA_STORAGE_ERROR until the partition is reopened. Lock-free, for gauges.
+     * A memory log never stalls.
      */
-    Optional<TimestampOffset> offsetForTimestamp(long timestamp);
+    default boolean stalled() {
+        return false;
+    }
 
-    /** The batch holding the largest timestamp (the first one on ties, as Apache): its last offset and that timestamp. */
+    /**
+     * The first record, in offset order, whose timestamp is at least {@code timestamp}: its offset
+     * (never below the log start) and its timestamp. Batch headers find the first batch reaching the
+     * timestamp; only such a batch is read and searched by {@code records}. Reads files: call it on
+     * the I/O executor.
+     */
+    Optional<TimestampOffset> offsetForTimestamp(long timestamp, BatchRecordSearch records);
+
+    /**
+     * The batch holding the largest timestamp (the first one on ties): its last offset and that
+     * timestamp, which is what Apache 3.7 answers (3.8 answers the record's own offset).
+     */
     Optional<TimestampOffset> maxTimestamp();
 
     /** Bytes of log the partition holds now: the sum of its segments' sizes (what DescribeLogDirs reports). */

@@ -4,6 +4,7 @@ import io.kaas.application.cluster.WriteFence;
 import io.kaas.application.log.AppendQueue;
 import io.kaas.application.log.AppendResult;
 import io.kaas.application.log.PartitionLog;
+import io.kaas.application.metrics.BrokerMetrics;
 import io.kaas.application.port.in.ProduceUseCase;
 import io.kaas.application.port.out.Clock;
 import io.kaas.application.port.out.Scheduler;
@@ -42,23 +43,26 @@ public final class ProduceService implements ProduceUseCase {
     private final Scheduler scheduler;
     private final TransactionVerifier verifier;
     private final WriteFence fence;
+    private final BrokerMetrics metrics;
 
-    /** Without transaction verification ({@code transaction.partition.verification.enable=false}). */
+    /** Without transaction verification ({@code transaction.partition.verification.enable=false}) nor metrics. */
     public ProduceService(TopicService topics, Clock clock, Scheduler scheduler) {
-        this(topics, clock, scheduler, null, WriteFence.OPEN);
+        this(topics, clock, scheduler, null, WriteFence.OPEN, BrokerMetrics.unobserved());
     }
 
     /**
      * @param verifier asks transaction coordinators about transactional batches; null turns verification off
      * @param fence    refuses writes while this broker is cut off from its controller (the self-fence)
+     * @param metrics  counts each topic's appended bytes and records
      */
     public ProduceService(TopicService topics, Clock clock, Scheduler scheduler, TransactionVerifier verifier,
-                          WriteFence fence) {
+                          WriteFence fence, BrokerMetrics metrics) {
         this.topics = topics;
         this.clock = clock;
         this.scheduler = scheduler;
         this.verifier = verifier;
         this.fence = fence;
+        this.metrics = metrics;
     }
 
     @Override
@@ -156,13 +160,13 @@ public final class ProduceService implements ProduceUseCase {
                                 return unverified(p, verified);
                             }
                             List<AppendQueue> ownTurn = new ArrayList<>(1);
-                            var result = append(partitionLog, p, now, guard, logAppendTime, waitDurable, ownTurn);
+                            var result = append(partitionLog, p, header, now, guard, logAppendTime, waitDurable, ownTurn);
                             AppendQueue.runTurns(ownTurn);
                             return result;
                         });
             }
         }
-        return append(partitionLog, p, now, VerificationGuard.NOT_REQUIRED, logAppendTime, waitDurable, turns);
+        return append(partitionLog, p, header, now, VerificationGuard.NOT_REQUIRED, logAppendTime, waitDurable, turns);
     }
 
     /** Why an appended batch never became durable: a newer leader took over, or the volume failed. */
@@ -173,7 +177,8 @@ public final class ProduceService implements ProduceUseCase {
                 : PartitionResult.failed(p.partition(), KafkaError.KAFKA_STORAGE_ERROR, cause.getMessage());
     }
 
-    private CompletableFuture<CompletableFuture<PartitionResult>> append(PartitionLog log, PartitionRecords p, long now,
+    private CompletableFuture<CompletableFuture<PartitionResult>> append(PartitionLog log, PartitionRecords p,
+                                                                         RecordBatchHeader header, long now,
                                                                          VerificationGuard guard, boolean logAppendTime,
                                                                          boolean waitDurable, List<AppendQueue> turns) {
         CompletableFuture<AppendResult> appended = new CompletableFuture<>();
@@ -186,7 +191,15 @@ public final class ProduceService implements ProduceUseCase {
             }
         });
         turns.add(queue);
-        return appended.thenApply(result -> answer(log, result, p, now, logAppendTime, waitDurable));
+        // Counted from the header's record count field: the records themselves are never read.
+        int bytes = p.records().remaining();
+        int records = header.recordsCount();
+        return appended.thenApply(result -> {
+            if (result instanceof AppendResult.Appended) {
+                metrics.topic(p.partition().topic()).appended(bytes, records);
+            }
+            return answer(log, result, p, now, logAppendTime, waitDurable);
+        });
     }
 
     private static CompletableFuture<PartitionResult> answer(PartitionLog log, AppendResult result, PartitionRecords p,

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kaas.application.port.in.AclAdminUseCase;
 import io.kaas.application.port.in.Outcome;
 import io.kaas.application.port.out.AclStore;
+import io.kaas.application.port.out.AclWriter;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.security.AclBinding;
 import io.kaas.domain.security.AclFilter;
@@ -33,8 +34,8 @@ class AclAdminServiceTest {
 
     private final FileAclStore store = new FileAclStore();
     private AclRules rules = AclRules.EMPTY;
-    private final AclAdminService service = new AclAdminService(() -> rules, Optional.of(new StoredAclWriter(store)),
-            () -> rules = AclRules.of(store.read()), "no writer");
+    private final AclAdminService service = new AclAdminService(() -> rules, new StoredAclWriter(store),
+            () -> rules = AclRules.of(store.read()));
     private final AclAuthorizer authorizer = new AclAuthorizer(Set.of(), () -> rules);
 
     @Test
@@ -97,16 +98,30 @@ class AclAdminServiceTest {
     }
 
     @Test
-    void withoutAWriterWritesAreRefusedAndDescribeStillAnswers() {
-        rules = AclRules.of(List.of(READ_ORDERS));
-        AclAdminService readOnly = new AclAdminService(() -> rules, Optional.empty(), () -> { },
-                "ACLs are KafkaUser resources here");
+    void aBindingTheWriterCannotStoreIsRefusedAndTheOthersWritten() {
+        StoredAclWriter stored = new StoredAclWriter(store);
+        AclWriter groupsOnly = new AclWriter() {
+            @Override
+            public Optional<String> refusal(AclBinding binding) {
+                return binding.resourceType() == AclResourceType.GROUP ? Optional.empty() : Optional.of("groups only");
+            }
 
-        assertThat(readOnly.create(List.of(WRITE_PREFIX))).containsExactly(
-                new Outcome(KafkaError.SECURITY_DISABLED, "ACLs are KafkaUser resources here"));
-        assertThat(readOnly.delete(List.of(AclFilter.ANY))).extracting(d -> d.outcome().error())
-                .containsExactly(KafkaError.SECURITY_DISABLED);
-        assertThat(readOnly.describe(AclFilter.ANY)).containsExactly(READ_ORDERS);
+            @Override
+            public void add(List<AclBinding> bindings) {
+                stored.add(bindings);
+            }
+
+            @Override
+            public List<List<AclBinding>> remove(List<AclFilter> filters) {
+                return stored.remove(filters);
+            }
+        };
+        AclAdminService picky = new AclAdminService(() -> rules, groupsOnly, () -> rules = AclRules.of(store.read()));
+
+        assertThat(picky.create(List.of(WRITE_PREFIX, GROUP_READ))).containsExactly(
+                new Outcome(KafkaError.INVALID_REQUEST, "groups only"), Outcome.OK);
+        assertThat(store.read()).containsExactly(GROUP_READ);
+        assertThat(picky.describe(AclFilter.ANY)).containsExactly(GROUP_READ);
     }
 
     @Test

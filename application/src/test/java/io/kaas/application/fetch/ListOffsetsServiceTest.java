@@ -3,6 +3,7 @@ package io.kaas.application.fetch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.application.cluster.BrokerSettings;
+import io.kaas.application.fake.HeaderStampedRecords;
 import io.kaas.application.fake.QueuedExecutor;
 import io.kaas.application.fake.SequentialTopicIds;
 import io.kaas.application.log.MemoryLogEngine;
@@ -29,14 +30,15 @@ class ListOffsetsServiceTest {
             new BrokerSettings(0, 1, false), BrokerConfigs.of(List.of()),
             new SequentialTopicIds());
     private final QueuedExecutor io = new QueuedExecutor();
-    private final ListOffsetsService service = new ListOffsetsService(topics, io);
+    private final ListOffsetsService service = new ListOffsetsService(topics, io, new HeaderStampedRecords());
 
+    /** Records stamped as {@link HeaderStampedRecords} reads them: base timestamp + index, the last one the max. */
     @BeforeEach
     void topicWithThreeBatches() {
         topics.create(new CreateCommand("t", 1, 1, Map.of(), Map.of(), false));
         var log = topics.log(TP).orElseThrow();
-        log.append(TestBatches.batch().records(2).timestamps(1_000, 1_100).build(), 0L); // 0..1
-        log.append(TestBatches.batch().records(3).timestamps(1_200, 1_500).build(), 0L); // 2..4
+        log.append(TestBatches.batch().records(2).timestamps(1_000, 1_100).build(), 0L); // 0..1: 1_000, 1_100
+        log.append(TestBatches.batch().records(3).timestamps(1_200, 1_500).build(), 0L); // 2..4: 1_200, 1_201, 1_500
         log.append(TestBatches.batch().records(1).timestamps(1_300, 1_300).build(), 0L); // 5
     }
 
@@ -56,7 +58,7 @@ class ListOffsetsServiceTest {
         CompletableFuture<Result> lookup = service.listOffset(TP, 1_200, false).toCompletableFuture();
         assertThat(lookup).as("reading the time index is file work").isNotDone();
         io.runAll();
-        assertThat(lookup.join()).isEqualTo(new Result(KafkaError.NONE, 1_500, 2, 0));
+        assertThat(lookup.join()).isEqualTo(new Result(KafkaError.NONE, 1_200, 2, 0));
     }
 
     @Test
@@ -90,9 +92,11 @@ class ListOffsetsServiceTest {
     }
 
     @Test
-    void aTimestampFindsTheFirstBatchReachingIt() {
-        assertThat(list(1_050)).isEqualTo(new Result(KafkaError.NONE, 1_100, 0, 0));
-        assertThat(list(1_101)).isEqualTo(new Result(KafkaError.NONE, 1_500, 2, 0));
+    void aTimestampFindsTheFirstRecordReachingIt() {
+        assertThat(list(1_050)).isEqualTo(new Result(KafkaError.NONE, 1_100, 1, 0));
+        assertThat(list(1_101)).isEqualTo(new Result(KafkaError.NONE, 1_200, 2, 0));
+        assertThat(list(1_201)).isEqualTo(new Result(KafkaError.NONE, 1_201, 3, 0));
+        assertThat(list(1_202)).isEqualTo(new Result(KafkaError.NONE, 1_500, 4, 0));
     }
 
     @Test
@@ -101,7 +105,7 @@ class ListOffsetsServiceTest {
         // and a consumer seeking below it would only get OFFSET_OUT_OF_RANGE.
         topics.log(TP).orElseThrow().deleteRecordsBefore(3);
 
-        assertThat(list(1_101)).isEqualTo(new Result(KafkaError.NONE, 1_500, 3, 0));
+        assertThat(list(1_101)).isEqualTo(new Result(KafkaError.NONE, 1_201, 3, 0));
         assertThat(list(ListOffsetsUseCase.EARLIEST).offset()).isEqualTo(3);
         assertThat(list(ListOffsetsUseCase.MAX_TIMESTAMP)).isEqualTo(new Result(KafkaError.NONE, 1_500, 4, 0));
     }
@@ -112,11 +116,12 @@ class ListOffsetsServiceTest {
     }
 
     @Test
-    void anEmptyLogAnswersMaxTimestampWithNoTimestampAtTheLogStart() {
+    void anEmptyLogAnswersMaxTimestampWithNoMatch() {
+        // Apache's empty segment offers no timestamp at its base offset, which is not below the high watermark
         topics.create(new CreateCommand("empty", 1, 1, Map.of(), Map.of(), false));
         TopicPartition empty = new TopicPartition("empty", 0);
         assertThat(answered(service.listOffset(empty, ListOffsetsUseCase.MAX_TIMESTAMP, false)))
-                .isEqualTo(new Result(KafkaError.NONE, -1, 0, 0));
+                .isEqualTo(new Result(KafkaError.NONE, -1, -1, -1));
         assertThat(answered(service.listOffset(empty, ListOffsetsUseCase.LATEST, false)).offset()).isZero();
     }
 

@@ -2,6 +2,7 @@ package io.kaas.application.log;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kaas.application.fake.HeaderStampedRecords;
 import io.kaas.domain.batch.RecordBatchHeader;
 import io.kaas.domain.batch.TestBatches;
 import io.kaas.domain.error.KafkaError;
@@ -19,6 +20,7 @@ class MemoryPartitionLogTest {
     private static final Topic TOPIC = new Topic("t", new UUID(1L, 1L), 2, Map.of());
     private static final TopicPartition TP = TOPIC.partition(0);
     private static final long NOW = 1_700_000_000_000L;
+    private static final HeaderStampedRecords RECORDS = new HeaderStampedRecords();
 
     private final List<TopicPartition> appended = new ArrayList<>();
     private final MemoryLogEngine engine = new MemoryLogEngine(append -> appended.add(append.partition()));
@@ -242,22 +244,24 @@ class MemoryPartitionLogTest {
 
         assertThat(log.deleteRecordsBefore(3)).isEqualTo(KafkaError.NONE);
 
-        assertThat(log.offsetForTimestamp(50)).contains(new TimestampOffset(100, 3));
-        assertThat(log.offsetForTimestamp(150)).contains(new TimestampOffset(200, 5));
-        assertThat(log.offsetForTimestamp(250)).isEmpty();
+        assertThat(log.offsetForTimestamp(50, RECORDS)).contains(new TimestampOffset(100, 3));
+        assertThat(log.offsetForTimestamp(150, RECORDS)).contains(new TimestampOffset(200, 5));
+        assertThat(log.offsetForTimestamp(250, RECORDS)).isEmpty();
     }
 
     @Test
-    void offsetForTimestampFindsTheFirstBatchReachingIt() {
-        append(TestBatches.batch().records(2).timestamps(90, 100).build());  // 0..1
-        append(TestBatches.batch().records(3).timestamps(250, 300).build()); // 2..4
+    void offsetForTimestampFindsTheFirstRecordReachingIt() {
+        append(TestBatches.batch().records(2).timestamps(90, 100).build());  // 0..1: 90, 100
+        append(TestBatches.batch().records(3).timestamps(250, 300).build()); // 2..4: 250, 251, 300
         append(TestBatches.batch().records(1).timestamps(200, 200).build()); // 5
 
-        assertThat(log.offsetForTimestamp(0)).contains(new TimestampOffset(100, 0));
-        assertThat(log.offsetForTimestamp(100)).contains(new TimestampOffset(100, 0));
-        assertThat(log.offsetForTimestamp(101)).contains(new TimestampOffset(300, 2));
-        assertThat(log.offsetForTimestamp(300)).contains(new TimestampOffset(300, 2));
-        assertThat(log.offsetForTimestamp(301)).isEmpty();
+        assertThat(log.offsetForTimestamp(0, RECORDS)).contains(new TimestampOffset(90, 0));
+        assertThat(log.offsetForTimestamp(100, RECORDS)).contains(new TimestampOffset(100, 1));
+        assertThat(log.offsetForTimestamp(101, RECORDS)).contains(new TimestampOffset(250, 2));
+        assertThat(log.offsetForTimestamp(251, RECORDS)).contains(new TimestampOffset(251, 3));
+        assertThat(log.offsetForTimestamp(252, RECORDS)).contains(new TimestampOffset(300, 4));
+        assertThat(log.offsetForTimestamp(300, RECORDS)).contains(new TimestampOffset(300, 4));
+        assertThat(log.offsetForTimestamp(301, RECORDS)).isEmpty();
     }
 
     @Test

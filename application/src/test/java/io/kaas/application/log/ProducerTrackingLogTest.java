@@ -2,6 +2,7 @@ package io.kaas.application.log;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kaas.application.port.out.BatchRecordSearch;
 import io.kaas.domain.batch.RecordBatchHeader;
 import io.kaas.domain.batch.TestBatches;
 import io.kaas.domain.error.KafkaError;
@@ -203,7 +204,7 @@ class ProducerTrackingLogTest {
         }
 
         @Override
-        public Optional<TimestampOffset> offsetForTimestamp(long timestamp) {
+        public Optional<TimestampOffset> offsetForTimestamp(long timestamp, BatchRecordSearch records) {
             return Optional.empty();
         }
 

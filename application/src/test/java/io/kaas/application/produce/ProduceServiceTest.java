@@ -19,6 +19,7 @@ import io.kaas.application.port.in.ProduceUseCase.Command;
 import io.kaas.application.port.in.ProduceUseCase.PartitionRecords;
 import io.kaas.application.port.in.ProduceUseCase.PartitionResult;
 import io.kaas.application.port.in.TopicAdminUseCase.CreateCommand;
+import io.kaas.application.port.out.BatchRecordSearch;
 import io.kaas.application.topic.TopicService;
 import io.kaas.domain.batch.TestBatches;
 import io.kaas.domain.config.BrokerConfigs;
@@ -334,7 +335,7 @@ class ProduceServiceTest {
                 }
 
                 @Override
-                public Optional<TimestampOffset> offsetForTimestamp(long timestamp) {
+                public Optional<TimestampOffset> offsetForTimestamp(long timestamp, BatchRecordSearch records) {
                     return Optional.empty();
                 }
 

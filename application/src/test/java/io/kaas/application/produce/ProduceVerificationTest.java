@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.application.cluster.WriteFence;
 import io.kaas.application.fake.TestBroker;
+import io.kaas.application.metrics.BrokerMetrics;
 import io.kaas.application.port.in.ProduceUseCase.Command;
 import io.kaas.application.port.in.ProduceUseCase.PartitionRecords;
 import io.kaas.application.port.in.ProduceUseCase.PartitionResult;
@@ -30,7 +31,7 @@ class ProduceVerificationTest {
     private final TestBroker broker = new TestBroker();
     private final SlowVerifier verifier = new SlowVerifier();
     private final ProduceService produce = new ProduceService(broker.topics, broker.clock, broker.scheduler, verifier,
-            WriteFence.OPEN);
+            WriteFence.OPEN, BrokerMetrics.unobserved());
 
     ProduceVerificationTest() {
         broker.create("t", 1);

@@ -17,6 +17,7 @@ import io.kaas.application.memory.InMemoryProducerFenceLog;
 import io.kaas.application.memory.InMemoryProducerIdBlockStore;
 import io.kaas.application.memory.InMemoryTopicStore;
 import io.kaas.application.memory.InMemoryTransactionStateStore;
+import io.kaas.application.metrics.BrokerMetrics;
 import io.kaas.application.port.in.ClusterUseCase;
 import io.kaas.application.port.in.ProduceUseCase;
 import io.kaas.application.port.in.TopicAdminUseCase;
@@ -85,7 +86,8 @@ final class TxnFixture {
                 UUID::randomUUID, txn.coordinator());
         txn.bindGroups(groups);
         txn.coordinator().load();
-        produce = new ProduceService(topics, clock, scheduler, txn.coordinator(), WriteFence.OPEN);
+        produce = new ProduceService(topics, clock, scheduler, txn.coordinator(), WriteFence.OPEN,
+                BrokerMetrics.unobserved());
     }
 
     void create(String topic, int partitions) {

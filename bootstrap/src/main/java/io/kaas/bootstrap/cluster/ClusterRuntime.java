@@ -11,6 +11,8 @@ import io.kaas.adapter.heartbeat.GrpcHeartbeatTransport;
 import io.kaas.adapter.k8s.EndpointSliceBrokerRegistry;
 import io.kaas.adapter.k8s.KafkaTopicCatalog;
 import io.kaas.adapter.k8s.KubernetesLeaseStore;
+import io.kaas.adapter.k8s.PartitionsReadyGate;
+import io.kaas.adapter.k8s.user.KafkaUserAclWriter;
 import io.kaas.application.cluster.AssignedCluster;
 import io.kaas.application.cluster.AssignmentFollower;
 import io.kaas.application.cluster.ClusterMember;
@@ -20,6 +22,7 @@ import io.kaas.application.cluster.WriteFence;
 import io.kaas.application.controller.ClusterController;
 import io.kaas.application.controller.ControllerLease;
 import io.kaas.application.port.in.ClusterUseCase;
+import io.kaas.application.port.out.AclWriter;
 import io.kaas.application.port.out.BrokerRegistry.RegisteredBroker;
 import io.kaas.application.port.out.Clock;
 import io.kaas.application.port.out.HeartbeatTransport;
@@ -72,6 +75,8 @@ public final class ClusterRuntime implements AutoCloseable {
     /** Notified at the end of every round: what a drain waits on. */
     private final Object roundEnded = new Object();
     private final Clock clock;
+    /** The pod readiness gate, when the chart declares it; touched only by the control thread. */
+    private final Optional<PartitionsReadyGate> partitionsReadyGate;
     private ClusterMember member;
     private volatile ClusterController controller;
     private volatile BooleanSupplier healthy = () -> true;
@@ -95,6 +100,9 @@ public final class ClusterRuntime implements AutoCloseable {
         this.assignments = assignments;
         this.transport = transport;
         this.clock = clock;
+        this.partitionsReadyGate = settings.partitionsReadyGate()
+                ? Optional.of(new PartitionsReadyGate(kubernetes, settings.namespace(), settings.podName(), clock))
+                : Optional.empty();
         this.control = Executors.newSingleThreadScheduledExecutor(task -> {
             Thread thread = new Thread(task, "kaas-control");
             thread.setDaemon(true);
@@ -133,6 +141,11 @@ public final class ClusterRuntime implements AutoCloseable {
     /** Which topics the cluster declares (its KafkaTopics), and where topic admin writes go; watched from {@link #start}. */
     public TopicCatalog topicCatalog() {
         return topicCatalog;
+    }
+
+    /** Where the ACL admin APIs write: the principals' KafkaUsers, from which the operator rebuilds acls.json. */
+    public AclWriter aclWriter() {
+        return new KafkaUserAclWriter(kubernetes, settings.namespace(), settings.argoCd());
     }
 
     /** The self-fence Produce asks: refuses writes once the controller has not heard this broker for the heartbeat timeout. */
@@ -194,12 +207,22 @@ public final class ClusterRuntime implements AutoCloseable {
         try {
             member.tick();
             dialController();
+            partitionsReadyGate.ifPresent(this::reflectPartitions);
         } catch (RuntimeException e) {
             LOG.warn("cluster round failed; the next one retries", e);
         }
         synchronized (roundEnded) {
             roundEnded.notifyAll();
         }
+    }
+
+    /** The gate's condition: True once the assignment is known and every partition it gives this broker is open. */
+    private void reflectPartitions(PartitionsReadyGate gate) {
+        HealthReport report = report(0);
+        boolean open = report.assignmentKnown() && report.partitionsLed() >= report.partitionsAssigned();
+        gate.reflect(open, open ? report.partitionsAssigned() + " assigned partitions open"
+                : report.assignmentKnown() ? (report.partitionsAssigned() - report.partitionsLed())
+                        + " assigned partitions are not open yet" : "no assignment from the controller yet");
     }
 
     /** Keeps one heartbeat stream to whichever broker holds the Lease (none to itself). */

@@ -18,9 +18,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code /healthz} (the runtime view as JSON; 503 when a network event loop is wedged) and
- * {@code /readyz} (200 only when the broker serves everything it should) for the kubelet's probes.
- * Answered on its own thread, never by the runtime it reports on, so a wedged broker answers
- * "not ready" instead of hanging the probe.
+ * {@code /readyz} (200 only when the broker serves everything it should) for the kubelet's probes,
+ * and {@code /metrics} for Prometheus. Answered on its own thread, never by the runtime it reports
+ * on, so a wedged broker answers "not ready" instead of hanging the probe, and its metrics can
+ * still be scraped.
  */
 public final class HealthServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(HealthServer.class);
@@ -35,11 +36,13 @@ public final class HealthServer implements AutoCloseable {
 
     /**
      * @param report reads the broker's state for each probe
-     * @param json   encodes a report as JSON
-     * @param wedge  with {@code KAAS_TEST_HOOKS}: {@code POST /debug/wedge?ms=N} wedges the event loops for N ms
+     * @param json    encodes a report as JSON
+     * @param metrics {@code /metrics}: the page and its content type
+     * @param wedge   with {@code KAAS_TEST_HOOKS}: {@code POST /debug/wedge?ms=N} wedges the event loops for N ms
      */
     public static HealthServer start(String host, int port, Supplier<HealthReport> report,
-                                     Function<Object, byte[]> json, Optional<LongConsumer> wedge) throws IOException {
+                                     Function<Object, byte[]> json, MetricsPage metrics, Optional<LongConsumer> wedge)
+            throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 16);
         ExecutorService thread = Executors.newSingleThreadExecutor(task -> {
             Thread t = new Thread(task, "kaas-health");
@@ -57,6 +60,7 @@ public final class HealthServer implements AutoCloseable {
             respond(exchange, ready ? 200 : 503, ready ? "ready\n".getBytes(StandardCharsets.UTF_8)
                     : json.apply(Map.of("not_ready", r.notReady())));
         });
+        server.createContext("/metrics", exchange -> respond(exchange, 200, metrics.contentType(), metrics.render().get()));
         wedge.ifPresent(hook -> server.createContext("/debug/wedge", exchange -> {
             try (exchange) {
                 String query = Optional.ofNullable(exchange.getRequestURI().getQuery()).orElse("");
@@ -69,7 +73,8 @@ public final class HealthServer implements AutoCloseable {
             }
         }));
         server.start();
-        LOG.info("health probes on http://{}:{}/healthz and /readyz", host, server.getAddress().getPort());
+        LOG.info("health probes on http://{}:{}/healthz and /readyz, metrics on /metrics", host,
+                server.getAddress().getPort());
         return new HealthServer(server, thread);
     }
 
@@ -78,14 +83,21 @@ public final class HealthServer implements AutoCloseable {
         return server.getAddress().getPort();
     }
 
+    /** A page that is a Prometheus scrape: rendered afresh for each GET. */
+    public record MetricsPage(String contentType, Supplier<byte[]> render) {
+    }
+
     private static void respond(HttpExchange exchange, int status, byte[] body) throws IOException {
+        respond(exchange, status, body.length > 0 && body[0] == '{' ? "application/json" : "text/plain", body);
+    }
+
+    private static void respond(HttpExchange exchange, int status, String contentType, byte[] body) throws IOException {
         try (exchange; OutputStream out = exchange.getResponseBody()) {
             if (!"GET".equals(exchange.getRequestMethod())) {
                 exchange.sendResponseHeaders(405, -1);
                 return;
             }
-            exchange.getResponseHeaders().set("Content-Type", body.length > 0 && body[0] == '{'
-                    ? "application/json" : "text/plain");
+            exchange.getResponseHeaders().set("Content-Type", contentType);
             exchange.sendResponseHeaders(status, body.length);
             out.write(body);
         }

@@ -65,17 +65,31 @@ class BrokerEnvironmentTest {
     @Test
     void authorizationIsOffByDefaultAndValuesTurnItOnWithSuperUsers() {
         assertThat(BROKER.getEnv()).extracting(EnvVar::getName)
-                .doesNotContain("KAAS_AUTHORIZATION_TYPE", "KAAS_SUPER_USERS");
+                .doesNotContain("KAAS_AUTHORIZATION_TYPE", "KAAS_SUPER_USERS", "KAAS_SSL_PRINCIPAL_MAPPING_RULES");
 
         Env secured = Env.of(BrokerPodTest.broker(Chart.withDefaults()
                 .set("authorization.type", "simple")
                 .set("authorization.superUsers[0]", "User:admin")
                 .set("authorization.superUsers[1]", "User:operator")
+                .set("authorization.sslPrincipalMappingRules", "RULE:^CN=([^,]+).*$/$1/L,DEFAULT")
                 .render().get(StatefulSet.class, "kaas")));
 
         assertThat(secured.value("KAAS_AUTHORIZATION_TYPE")).isEqualTo("simple");
         assertThat(secured.value("KAAS_SUPER_USERS")).as("Apache's super.users separator")
                 .isEqualTo("User:admin;User:operator");
+        assertThat(secured.value("KAAS_SSL_PRINCIPAL_MAPPING_RULES")).isEqualTo("RULE:^CN=([^,]+).*$/$1/L,DEFAULT");
+    }
+
+    @Test
+    void argoCdCoexistenceIsOffByDefaultAndNamesTheReleaseWhenOn() {
+        assertThat(BROKER.getEnv()).extracting(EnvVar::getName).noneMatch(name -> name.startsWith("KAAS_ARGOCD_"));
+
+        Env argo = Env.of(BrokerPodTest.broker(Chart.withDefaults().set("admin.argocd.enabled", true)
+                .set("admin.argocd.syncOptions", "").render().get(StatefulSet.class, "kaas")));
+
+        assertThat(argo.value("KAAS_ARGOCD_APPLICATION")).isEqualTo("kaas");
+        assertThat(argo.value("KAAS_ARGOCD_COMPARE_OPTIONS")).isEqualTo("IgnoreExtraneous");
+        assertThat(argo.value("KAAS_ARGOCD_SYNC_OPTIONS")).as("empty leaves the annotation out").isEmpty();
     }
 
     @Test

@@ -93,14 +93,16 @@ class BrokerPodTest {
     }
 
     @Test
-    void thePartitionsReadyGateIsDeclaredOnlyWhenEnabled() {
-        assertThat(DEFAULTS.getSpec().getTemplate().getSpec().getReadinessGates()).isEmpty();
+    void thePartitionsReadyGateIsDeclaredAndSetByTheBrokerUnlessDisabled() {
+        assertThat(DEFAULTS.getSpec().getTemplate().getSpec().getReadinessGates())
+                .extracting(PodReadinessGate::getConditionType).containsExactly("kaas.rs/PartitionsReady");
+        assertThat(Env.of(broker(DEFAULTS)).value("KAAS_PARTITIONS_READY_GATE")).isEqualTo("true");
 
-        StatefulSet gated = Chart.withDefaults().set("broker.readinessGate.enabled", true).render()
+        StatefulSet ungated = Chart.withDefaults().set("broker.readinessGate.enabled", false).render()
                 .get(StatefulSet.class, "kaas");
 
-        assertThat(gated.getSpec().getTemplate().getSpec().getReadinessGates())
-                .extracting(PodReadinessGate::getConditionType).containsExactly("kaas.rs/PartitionsReady");
+        assertThat(ungated.getSpec().getTemplate().getSpec().getReadinessGates()).isEmpty();
+        assertThat(broker(ungated).getEnv()).noneMatch(env -> env.getName().equals("KAAS_PARTITIONS_READY_GATE"));
     }
 
     @Test

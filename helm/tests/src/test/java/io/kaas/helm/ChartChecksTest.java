@@ -32,6 +32,12 @@ class ChartChecksTest {
     }
 
     @Test
+    void aCertificateOnAPlaintextListenerIsRefused() {
+        assertThatThrownBy(() -> Chart.withDefaults().valuesFile("certificate-on-plaintext-listener.yaml").renderYaml())
+                .hasMessageContaining("listener plain has certificate.secretName but tls: false");
+    }
+
+    @Test
     void aPoolMemberNamedDefaultIsRefused() {
         assertThatThrownBy(() -> Chart.withDefaults()
                 .set("storage.pool[0].name", "default").set("storage.pool[0].size", "1Gi").renderYaml())

@@ -67,6 +67,37 @@ class ListenersTest {
                 .containsExactly("kafka:9092", "heartbeat:9094");
     }
 
+    @Test
+    void eachTlsListenersSecretIsMountedReadOnlyAsADirectoryWhereTheBrokerReadsIt() throws Exception {
+        Chart.Manifests manifests = Chart.withDefaults().valuesFile("tls-listener.yaml")
+                .set("listeners[2].name", "mtls").set("listeners[2].port", "9097").set("listeners[2].type", "internal")
+                .set("listeners[2].tls", "true").set("listeners[2].authentication.type", "mtls")
+                .set("listeners[2].certificate.secretName", "clients-ca-signed").render();
+        StatefulSet statefulSet = manifests.get(StatefulSet.class, "kaas");
+        Container broker = BrokerPodTest.broker(statefulSet);
+
+        assertThat(broker.getVolumeMounts()).filteredOn(mount -> mount.getName().startsWith("tls-"))
+                .extracting(mount -> mount.getName() + " " + mount.getMountPath() + " " + mount.getReadOnly()
+                        + " subPath=" + mount.getSubPath())
+                .containsExactlyInAnyOrder("tls-external /etc/kaas/tls/external true subPath=null",
+                        "tls-mtls /etc/kaas/tls/mtls true subPath=null");
+        assertThat(statefulSet.getSpec().getTemplate().getSpec().getVolumes())
+                .filteredOn(volume -> volume.getName().startsWith("tls-"))
+                .extracting(volume -> volume.getName() + " " + volume.getSecret().getSecretName() + " "
+                        + Integer.toOctalString(volume.getSecret().getDefaultMode()))
+                .containsExactlyInAnyOrder("tls-external kaas-external-tls 440", "tls-mtls clients-ca-signed 440");
+        assertThat(listeners(Env.of(broker))).as("the chart's own key stays in the chart")
+                .allSatisfy(listener -> assertThat(listener).doesNotContainKey("certificate"));
+    }
+
+    @Test
+    void aPlaintextListenerMountsNoCertificate() {
+        Container broker = BrokerPodTest.broker(Chart.withDefaults().valuesFile("two-listeners.yaml").render()
+                .get(StatefulSet.class, "kaas"));
+
+        assertThat(broker.getVolumeMounts()).noneMatch(mount -> mount.getMountPath().startsWith("/etc/kaas/tls"));
+    }
+
     /** Client ports as name:port: the container's, the headless Service's, the bootstrap Service's. */
     private static List<List<String>> clientPorts(Chart.Manifests manifests) {
         Container broker = BrokerPodTest.broker(manifests.get(StatefulSet.class, "kaas"));

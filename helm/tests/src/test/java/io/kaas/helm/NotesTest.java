@@ -31,12 +31,12 @@ class NotesTest {
     }
 
     @Test
-    void itWarnsThatATlsListenerNeedsItsCertificateMountedByHand() {
+    void itNamesTheSecretATlsListenerReadsItsCertificateFrom() {
         String notes = notes(install().withValuesFile(Path.of("src", "test", "resources", "values",
                 "tls-listener.yaml")));
 
-        assertThat(notes).contains("WARNING: listener external is TLS", "/etc/kaas/tls/external/", "not with subPath")
-                .doesNotContain("listener plain is TLS");
+        assertThat(notes).contains("Listener external is TLS", "the Secret\nkaas-external-tls",
+                "mounted at /etc/kaas/tls/external/").doesNotContain("Listener plain is TLS").doesNotContain("WARNING");
     }
 
     private static InstallCommand install() {

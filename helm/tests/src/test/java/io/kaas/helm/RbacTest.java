@@ -28,21 +28,21 @@ class RbacTest {
 
     @Test
     void theBrokerMayElectAControllerReadTheRegistryAndServeTheTopicAndUserAdminApis() {
-        Chart.Manifests manifests = Chart.withDefaults().render();
+        Chart.Manifests manifests = Chart.withDefaults().set("broker.readinessGate.enabled", false).render();
 
         assertThat(grants(manifests.get(Role.class, "kaas-broker"))).isEqualTo(Map.of(
                 "coordination.k8s.io/leases", Set.of("get", "create", "update"),
                 "discovery.k8s.io/endpointslices", READ,
                 "kaas.rs/kafkatopics", Set.of("get", "list", "watch", "create", "update", "patch", "delete"),
                 "kaas.rs/kafkatopics/status", Set.of("get", "update", "patch"),
-                "kaas.rs/kafkausers", Set.of("get", "list", "watch", "update", "patch")));
+                "kaas.rs/kafkausers", Set.of("get", "list", "watch", "create", "update", "patch")));
     }
 
     @Test
-    void theReadinessGateAddsOnlyThePodStatusPatchItNeeds() {
-        Role role = Chart.withDefaults().set("broker.readinessGate.enabled", true).render().get(Role.class, "kaas-broker");
+    void theReadinessGateOnByDefaultAddsOnlyThePodStatusUpdateItNeeds() {
+        Role role = Chart.withDefaults().render().get(Role.class, "kaas-broker");
 
-        assertThat(grants(role)).containsEntry("/pods/status", Set.of("get", "patch")).hasSize(6);
+        assertThat(grants(role)).containsEntry("/pods/status", Set.of("get", "update")).hasSize(6);
     }
 
     @Test

@@ -46,8 +46,13 @@ public final class ApiMatrix {
                 .append("|---:|---|---|---|---|\n");
         registry.entries().values().forEach(e -> md.append("| ").append(e.key().id).append(" | ").append(name(e.key()))
                 .append(" | ").append(e.minVersion()).append("–").append(e.maxVersion())
+                .append(e.advertisedMinVersion() < e.minVersion()
+                        ? " (ApiVersions: " + e.advertisedMinVersion() + "–" + e.maxVersion() + ")" : "")
                 .append(" | ").append(e.key().oldestVersion()).append("–").append(e.key().latestVersion())
                 .append(" | ").append(flexibleFrom(e.key())).append(" |\n"));
+        md.append("\nWhere ApiVersions names versions below the served ones, a request at one of them closes the connection, "
+                + "as Kafka 4.0 answers Produce v0–v2 (KIP-896, KAFKA-18659): librdkafka before 2.8 reads Produce v0 in "
+                + "ApiVersions as \"this broker takes compressed batches\".\n");
         md.append("\n## Apache 3.7 keys kaas does not serve\n\n")
                 .append("Clients learn the served surface from ApiVersions, so an absent key is a clean \"unsupported\".\n\n")
                 .append("| key | API | why |\n|---:|---|---|\n");

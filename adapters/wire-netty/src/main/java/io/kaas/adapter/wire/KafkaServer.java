@@ -8,6 +8,7 @@ import io.kaas.adapter.wire.dispatch.SaslServerAuthenticator;
 import io.kaas.adapter.wire.tls.FileRegionReader;
 import io.kaas.adapter.wire.tls.ReloadingSslContext;
 import io.kaas.adapter.wire.tls.TlsPrincipalHandler;
+import io.kaas.application.port.in.TrafficMetrics;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -79,7 +80,7 @@ public final class KafkaServer implements AutoCloseable {
     public static KafkaServer start(WireSettings settings, ApiRegistry registry, Executor blockingExecutor)
             throws InterruptedException {
         return start(settings, List.of(WireListener.plaintext(DEFAULT_LISTENER, settings.port(), registry)),
-                blockingExecutor);
+                blockingExecutor, TrafficMetrics.NONE);
     }
 
     /**
@@ -90,10 +91,11 @@ public final class KafkaServer implements AutoCloseable {
      * @param listeners        the listeners, with distinct names and ports
      * @param blockingExecutor runs the handlers of blocking APIs (admin operations that fsync), off the event loops,
      *                         and, on TLS listeners, reads the segment-file bytes a Fetch answers with
+     * @param metrics          counts each listener's connections and each API's requests
      * @throws IllegalArgumentException when a TLS listener's files are missing or unusable
      */
-    public static KafkaServer start(WireSettings settings, List<WireListener> listeners, Executor blockingExecutor)
-            throws InterruptedException {
+    public static KafkaServer start(WireSettings settings, List<WireListener> listeners, Executor blockingExecutor,
+                                    TrafficMetrics metrics) throws InterruptedException {
         if (listeners.isEmpty()) {
             throw new IllegalArgumentException("at least one listener");
         }
@@ -113,7 +115,7 @@ public final class KafkaServer implements AutoCloseable {
                     ssl = ReloadingSslContext.load(listener.name(), listener.tls().settings());
                     sslContexts.add(ssl);
                 }
-                bound.put(listener.name(), bind(settings, listener, ssl, acceptor, workers, blockingExecutor));
+                bound.put(listener.name(), bind(settings, listener, ssl, acceptor, workers, blockingExecutor, metrics));
                 LOG.debug("listener {} bound to port {}{}{}", listener.name(),
                         ((InetSocketAddress) bound.get(listener.name()).localAddress()).getPort(),
                         ssl != null ? ", TLS" : "", listener.authenticates() ? ", SASL " + listener.saslMechanisms() : "");
@@ -132,8 +134,8 @@ public final class KafkaServer implements AutoCloseable {
 
     /** @param ssl the listener's TLS context; null for plaintext */
     private static Channel bind(WireSettings settings, WireListener listener, ReloadingSslContext ssl,
-                                EventLoopGroup acceptor, EventLoopGroup workers, Executor blockingExecutor)
-            throws InterruptedException {
+                                EventLoopGroup acceptor, EventLoopGroup workers, Executor blockingExecutor,
+                                TrafficMetrics metrics) throws InterruptedException {
         ServerBootstrap bootstrap = socketBuffers(new ServerBootstrap(), settings)
                 .group(acceptor, workers)
                 .channel(NioServerSocketChannel.class)
@@ -144,6 +146,8 @@ public final class KafkaServer implements AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        metrics.connectionOpened(listener.name());
+                        ch.closeFuture().addListener(closed -> metrics.connectionClosed(listener.name()));
                         if (settings.connectionsMaxIdleMs() > 0) {
                             ch.pipeline().addLast("idle", new IdleStateHandler(0, 0,
                                     settings.connectionsMaxIdleMs(), TimeUnit.MILLISECONDS));
@@ -160,11 +164,11 @@ public final class KafkaServer implements AutoCloseable {
                             ch.pipeline().addLast("frames", new KafkaFrameDecoder(Math.min(settings.maxFrameBytes(),
                                     SaslServerAuthenticator.MAX_RECEIVE_BYTES_BEFORE_AUTHENTICATION)));
                             ch.pipeline().addLast("apis", new KafkaApiDispatcher(listener.registry(), settings.limits(),
-                                    blockingExecutor, listener.newAuthenticator(), settings.maxFrameBytes()));
+                                    blockingExecutor, listener.newAuthenticator(), settings.maxFrameBytes(), metrics));
                         } else {
                             ch.pipeline().addLast("frames", new KafkaFrameDecoder(settings.maxFrameBytes()));
                             ch.pipeline().addLast("apis", new KafkaApiDispatcher(listener.registry(), settings.limits(),
-                                    blockingExecutor));
+                                    blockingExecutor, null, settings.maxFrameBytes(), metrics));
                         }
                     }
                 });

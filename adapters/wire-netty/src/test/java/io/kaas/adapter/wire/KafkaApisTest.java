@@ -82,6 +82,14 @@ class KafkaApisTest {
     }
 
     @Test
+    void produceIsAdvertisedFromV0AsKafka40DoesForLibrdkafkasCompressionCheck() {
+        ApiRegistry registry = new InMemoryBroker().registry();
+
+        assertThat(registry.apiVersions().find(ApiKeys.PRODUCE.id).minVersion()).isZero();
+        assertThat(registry.serves(ApiKeys.PRODUCE, (short) 2)).isFalse();
+    }
+
+    @Test
     void everyServedVersionIsAStableOneKafkaClientsDefines() {
         new InMemoryBroker().registry().entries().forEach((key, e) -> {
             assertThat(e.minVersion()).as("%s min", key).isGreaterThanOrEqualTo(key.oldestVersion());

@@ -13,12 +13,14 @@ import io.kaas.adapter.fs.JsonTransactionStateStore;
 import io.kaas.application.cluster.BrokerSettings;
 import io.kaas.application.cluster.StandaloneCluster;
 import io.kaas.application.cluster.WriteFence;
+import io.kaas.application.fake.HeaderStampedRecords;
 import io.kaas.application.fetch.FetchPurgatory;
 import io.kaas.application.fetch.FetchService;
 import io.kaas.application.fetch.ListOffsetsService;
 import io.kaas.application.group.GroupCoordinatorService;
 import io.kaas.application.log.DiskLogEngine;
 import io.kaas.application.log.PartitionLog;
+import io.kaas.application.metrics.BrokerMetrics;
 import io.kaas.application.port.in.ClusterUseCase;
 import io.kaas.application.port.out.Clock;
 import io.kaas.application.port.out.Filesystem;
@@ -144,9 +146,10 @@ final class SimulatedBroker {
                 retention::close, engine::close);
         return new SimulatedBroker(clusterId, engine, topics,
                 new ConfigService(topics, brokerConfigs, BROKER_ID),
-                new ProduceService(topics, clock, scheduler, transactions.coordinator(), WriteFence.OPEN), // partition verification on
+                new ProduceService(topics, clock, scheduler, transactions.coordinator(), WriteFence.OPEN, // partition verification on
+                        BrokerMetrics.unobserved()),
                 new FetchService(topics, purgatory, scheduler, io),
-                new ListOffsetsService(topics, io),
+                new ListOffsetsService(topics, io, new HeaderStampedRecords()),
                 producerIds, transactions, groups, stopSequence);
     }
 

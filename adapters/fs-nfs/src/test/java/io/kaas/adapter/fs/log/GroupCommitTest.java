@@ -189,6 +189,8 @@ class GroupCommitTest {
         assertThat(next).isInstanceOf(AppendResult.Rejected.class);
         assertThat(((AppendResult.Rejected) next).error()).isEqualTo(KafkaError.KAFKA_STORAGE_ERROR);
         assertThat(f.manualIo.pending()).isZero(); // failing fast: no fsync attempted
+        assertThat(failing.stalled()).isTrue();
+        assertThat(healthy.stalled()).isFalse();
 
         CompletableFuture<Void> other = appendDurable(healthy, oneRecord(), 0);
         f.commit();

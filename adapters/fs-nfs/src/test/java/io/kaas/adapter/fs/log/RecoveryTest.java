@@ -8,6 +8,7 @@ import static io.kaas.adapter.fs.log.EngineFixture.readAll;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.adapter.fs.sim.SimOptions;
+import io.kaas.application.fake.HeaderStampedRecords;
 import io.kaas.application.log.AppendResult;
 import io.kaas.application.log.PartitionLog;
 import io.kaas.application.log.PartitionState;
@@ -237,7 +238,7 @@ class RecoveryTest {
         for (int i = 0; i < stored.size(); i++) {
             long base = Batches.header(stored.get(i)).baseOffset();
             assertThat(Batches.split(reopened.read(base, 1, true).records().toByteBuffer()).get(0)).isEqualTo(stored.get(i));
-            assertThat(reopened.offsetForTimestamp(timestamps.get(i))).hasValueSatisfying(found ->
+            assertThat(reopened.offsetForTimestamp(timestamps.get(i), new HeaderStampedRecords())).hasValueSatisfying(found ->
                     assertThat(found.offset()).isEqualTo(base));
         }
     }

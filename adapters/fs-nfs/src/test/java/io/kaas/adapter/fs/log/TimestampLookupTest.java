@@ -4,6 +4,7 @@ import static io.kaas.adapter.fs.log.Batches.batch;
 import static io.kaas.adapter.fs.log.EngineFixture.append;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kaas.application.fake.HeaderStampedRecords;
 import io.kaas.application.log.PartitionLog;
 import io.kaas.application.log.TimestampOffset;
 import io.kaas.domain.topic.Topic;
@@ -15,8 +16,14 @@ import java.util.Random;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** ListOffsets by timestamp and MAX_TIMESTAMP: exact at batch granularity, across segments, after restarts. */
+/**
+ * ListOffsets by timestamp and MAX_TIMESTAMP on the disk log: which batch the time index and headers
+ * find, across segments, after restarts. Every record of these batches carries the batch's timestamp
+ * (as {@link HeaderStampedRecords} reads them), so the first record reaching a target is the batch's
+ * first one at or above the log start.
+ */
 class TimestampLookupTest {
+    private static final HeaderStampedRecords RECORDS = new HeaderStampedRecords();
     private final EngineFixture f = new EngineFixture();
     private final Random random = new Random(9);
     private final Topic topic = EngineFixture.topic("t", 1, Map.of("segment.bytes", "1500", "index.interval.bytes", "300"));
@@ -37,7 +44,7 @@ class TimestampLookupTest {
         assertThat(f.segments(topic, 0)).hasSizeGreaterThan(5);
     }
 
-    /** What Apache answers at batch granularity: the first batch (by offset) whose max timestamp reaches the target. */
+    /** The first batch (by offset) whose max timestamp reaches the target: its first record at or above the log start. */
     private Optional<TimestampOffset> expectedFor(long target, long logStart) {
         for (long[] b : batches) {
             if (b[1] >= logStart && b[2] >= target) {
@@ -60,11 +67,11 @@ class TimestampLookupTest {
     private void assertLookupsExact(PartitionLog log, long logStart) {
         for (long[] b : batches) {
             for (long target : new long[] {b[2] - 1, b[2], b[2] + 1}) {
-                assertThat(log.offsetForTimestamp(target)).as("timestamp %d", target).isEqualTo(expectedFor(target, logStart));
+                assertThat(log.offsetForTimestamp(target, RECORDS)).as("timestamp %d", target).isEqualTo(expectedFor(target, logStart));
             }
         }
-        assertThat(log.offsetForTimestamp(0)).isEqualTo(expectedFor(0, logStart));
-        assertThat(log.offsetForTimestamp(Long.MAX_VALUE)).isEmpty();
+        assertThat(log.offsetForTimestamp(0, RECORDS)).isEqualTo(expectedFor(0, logStart));
+        assertThat(log.offsetForTimestamp(Long.MAX_VALUE, RECORDS)).isEmpty();
         assertThat(log.maxTimestamp()).isEqualTo(expectedMax(logStart));
     }
 
@@ -87,11 +94,11 @@ class TimestampLookupTest {
         log.deleteRecordsBefore(logStart);
 
         for (long[] b : batches) {
-            Optional<TimestampOffset> found = log.offsetForTimestamp(b[2]);
+            Optional<TimestampOffset> found = log.offsetForTimestamp(b[2], RECORDS);
             assertThat(found).isEqualTo(expectedFor(b[2], logStart));
             found.ifPresent(o -> assertThat(o.offset()).isGreaterThanOrEqualTo(logStart));
         }
-        assertThat(log.offsetForTimestamp(0)).contains(new TimestampOffset(expectedFor(0, logStart).orElseThrow()
+        assertThat(log.offsetForTimestamp(0, RECORDS)).contains(new TimestampOffset(expectedFor(0, logStart).orElseThrow()
                 .timestamp(), logStart));
     }
 

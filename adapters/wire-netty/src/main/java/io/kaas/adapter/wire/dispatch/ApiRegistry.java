@@ -50,7 +50,7 @@ public final class ApiRegistry {
         ApiVersionsResponseData.ApiVersionCollection keys = new ApiVersionsResponseData.ApiVersionCollection();
         for (Entry<?> e : entries.values()) {
             keys.add(new ApiVersionsResponseData.ApiVersion()
-                    .setApiKey(e.key.id).setMinVersion(e.minVersion).setMaxVersion(e.maxVersion));
+                    .setApiKey(e.key.id).setMinVersion(e.advertisedMinVersion).setMaxVersion(e.maxVersion));
         }
         return keys;
     }
@@ -64,10 +64,12 @@ public final class ApiRegistry {
     /**
      * One served API key.
      *
-     * @param blocking the handler does blocking work (fsyncs) and runs on the blocking executor
+     * @param advertisedMinVersion the lowest version ApiVersions names: {@code minVersion}, or lower where clients
+     *                             read an old version's presence as a feature flag (see {@link Builder#advertiseFrom})
+     * @param blocking             the handler does blocking work (fsyncs) and runs on the blocking executor
      */
-    public record Entry<Q extends AbstractRequest>(ApiKeys key, short minVersion, short maxVersion, ApiHandler<Q> handler,
-                                                   boolean blocking) {
+    public record Entry<Q extends AbstractRequest>(ApiKeys key, short minVersion, short maxVersion,
+                                                   short advertisedMinVersion, ApiHandler<Q> handler, boolean blocking) {
     }
 
     /** Collects entries; ApiVersions itself is always served, answered from the registry. */
@@ -96,10 +98,30 @@ public final class ApiRegistry {
                 throw new IllegalArgumentException(key + " " + minVersion + "-" + maxVersion + " is outside the stable "
                         + "versions kafka-clients defines: " + key.oldestVersion() + "-" + latestStable);
             }
-            if (entries.putIfAbsent(key, new Entry<>(key, (short) minVersion, (short) maxVersion, handler, blocking)) != null) {
+            if (entries.putIfAbsent(key, new Entry<>(key, (short) minVersion, (short) maxVersion, (short) minVersion,
+                    handler, blocking)) != null) {
                 throw new IllegalArgumentException(key + " is registered twice");
             }
             return this;
+        }
+
+        /**
+         * Names {@code key} in ApiVersions from {@code version}, below the lowest version it serves; a request at an
+         * unserved version still closes the connection. Kafka 4.0 does this for Produce v0-v2 (KAFKA-18659): librdkafka
+         * before 2.8 takes Produce v0's absence for a broker without compression and sends every batch uncompressed.
+         */
+        public Builder advertiseFrom(ApiKeys key, int version) {
+            Entry<?> entry = entries.get(key);
+            if (entry == null || version < key.oldestVersion() || version > entry.minVersion()) {
+                throw new IllegalArgumentException(key + " cannot be advertised from " + version);
+            }
+            entries.put(key, withAdvertisedMin(entry, (short) version));
+            return this;
+        }
+
+        private static <Q extends AbstractRequest> Entry<Q> withAdvertisedMin(Entry<Q> entry, short version) {
+            return new Entry<>(entry.key(), entry.minVersion(), entry.maxVersion(), version, entry.handler(),
+                    entry.blocking());
         }
 
         public ApiRegistry build() {

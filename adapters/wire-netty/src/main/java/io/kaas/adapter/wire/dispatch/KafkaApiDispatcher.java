@@ -7,6 +7,7 @@ import io.kaas.adapter.wire.codec.RequestParser;
 import io.kaas.adapter.wire.codec.ResponseEncoder;
 import io.kaas.adapter.wire.codec.ResponseFrame;
 import io.kaas.adapter.wire.tls.TlsPrincipalHandler;
+import io.kaas.application.port.in.TrafficMetrics;
 import io.kaas.domain.error.KafkaException;
 import io.kaas.domain.security.KafkaPrincipal;
 import io.kaas.domain.security.SaslAuthenticationFailure;
@@ -26,6 +27,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Function;
 import org.apache.kafka.common.errors.ApiException;
+import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AbstractRequest;
 import org.apache.kafka.common.requests.AbstractResponse;
@@ -72,6 +74,8 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
     private final SaslServerAuthenticator sasl;
     /** The frame cap once authenticated (the decoder holds a lower one until then on a SASL listener). */
     private final int maxFrameBytes;
+    /** Each API's request count, failures and latency. */
+    private final TrafficMetrics metrics;
 
     /**
      * A connection on a listener without authentication: every request is ANONYMOUS.
@@ -79,22 +83,26 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
      * @param blockingExecutor runs the handlers the registry marks blocking, off the event loop
      */
     public KafkaApiDispatcher(ApiRegistry registry, ConnectionLimits limits, Executor blockingExecutor) {
-        this(registry, limits, blockingExecutor, null, 0);
+        this(registry, limits, blockingExecutor, null, 0, TrafficMetrics.NONE);
     }
 
     /**
-     * A connection on a SASL listener: only what {@code sasl} admits is served until it completes.
+     * A connection; on a SASL listener only what {@code sasl} admits is served until it completes.
      *
+     * @param sasl          null on a listener without authentication (every request is then ANONYMOUS, or the
+     *                      principal of the TLS client certificate)
      * @param maxFrameBytes the frame cap to give the connection's {@link KafkaFrameDecoder} once authenticated
+     * @param metrics       where each request's API, latency and failure are counted
      */
     public KafkaApiDispatcher(ApiRegistry registry, ConnectionLimits limits, Executor blockingExecutor,
-                              SaslServerAuthenticator sasl, int maxFrameBytes) {
+                              SaslServerAuthenticator sasl, int maxFrameBytes, TrafficMetrics metrics) {
         this.registry = registry;
         this.parser = new RequestParser(registry::serves);
         this.limits = limits;
         this.blockingExecutor = blockingExecutor;
         this.sasl = sasl;
         this.maxFrameBytes = maxFrameBytes;
+        this.metrics = metrics;
     }
 
     @Override
@@ -152,7 +160,7 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
         }
         AbstractRequest body = request.body();
         boolean answered = !(body instanceof ProduceRequest produce && produce.acks() == 0);
-        Slot slot = new Slot(request, answered, request.frame().readableBytes());
+        Slot slot = new Slot(request, answered, request.frame().readableBytes(), metrics.nanoTime());
         slot.closeAfterAnswer = admission != null && admission.thenClose();
         uncompleted.add(slot);
         if (answered) {
@@ -206,6 +214,8 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
             return; // the connection closed first and released the frame; nobody is waiting for the answer
         }
         KafkaRequest request = slot.request;
+        ApiKeys api = request.header().apiKey();
+        metrics.requestCompleted(api.id, api.name, metrics.nanoTime() - slot.dispatchedNanos, error != null);
         request.frame().release();
         inFlightBytes -= slot.frameBytes;
         if (blockingRunning == slot) {
@@ -393,14 +403,17 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
         final KafkaRequest request;
         final boolean answered;
         final int frameBytes;
+        /** When the request was handed to its handler, for its latency. */
+        final long dispatchedNanos;
         ResponseFrame encoded;
         /** The SASL gate refused the connection: close once this answer is written. */
         boolean closeAfterAnswer;
 
-        Slot(KafkaRequest request, boolean answered, int frameBytes) {
+        Slot(KafkaRequest request, boolean answered, int frameBytes, long dispatchedNanos) {
             this.request = request;
             this.answered = answered;
             this.frameBytes = frameBytes;
+            this.dispatchedNanos = dispatchedNanos;
         }
     }
 }

@@ -129,6 +129,20 @@ class ApiRegistryTest {
     }
 
     @Test
+    void anOlderAdvertisedVersionIsNamedInApiVersionsButNotServed() {
+        ApiRegistry registry = ApiRegistry.builder().serve(ApiKeys.PRODUCE, 3, 10, UNUSED)
+                .advertiseFrom(ApiKeys.PRODUCE, 0).build();
+
+        assertThat(ranges(registry.apiVersions())).containsEntry(ApiKeys.PRODUCE, "0-10");
+        assertThat(registry.serves(ApiKeys.PRODUCE, (short) 2)).isFalse();
+        assertThat(registry.serves(ApiKeys.PRODUCE, (short) 3)).isTrue();
+        assertThatThrownBy(() -> ApiRegistry.builder().serve(ApiKeys.PRODUCE, 3, 10, UNUSED)
+                .advertiseFrom(ApiKeys.PRODUCE, 4)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> ApiRegistry.builder().advertiseFrom(ApiKeys.FETCH, 0))
+                .as("an unregistered key").isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void handsARequestToTheHandlerRegisteredForItsKey() {
         MetadataResponse answer = new MetadataResponse(new MetadataResponseData().setClusterId("from-handler"), (short) 12);
         ApiHandler<MetadataRequest> metadata = (context, request) -> CompletableFuture.completedFuture(answer);

@@ -25,7 +25,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import org.apache.kafka.common.ElectionType;
@@ -160,8 +159,8 @@ class AuthorizationHandlersTest extends HandlerTestBase {
     @BeforeEach
     void serveWithAcls() {
         AclAuthorizer authorizer = new AclAuthorizer(Set.of(), () -> rules);
-        AclAdminService acls = new AclAdminService(() -> rules, Optional.of(new StoredAclWriter(store)),
-                () -> rules = AclRules.of(store.read()), "no writer");
+        AclAdminService acls = new AclAdminService(() -> rules, new StoredAclWriter(store),
+                () -> rules = AclRules.of(store.read()));
         secured = new WireChannel(KafkaApis.registry(broker.useCases(), new AccessControl(authorizer, acls)));
         broker.createTopic("orders", 1);
         broker.createTopic("audit", 1);

@@ -2,6 +2,7 @@ package io.kaas.adapter.wire.support;
 
 import io.kaas.adapter.wire.KafkaApis;
 import io.kaas.adapter.wire.UseCases;
+import io.kaas.adapter.wire.codec.KafkaBatchRecordSearch;
 import io.kaas.adapter.wire.dispatch.ApiRegistry;
 import io.kaas.application.authentication.CredentialCache;
 import io.kaas.application.authentication.UserScramCredentialService;
@@ -25,6 +26,7 @@ import io.kaas.application.memory.InMemoryProducerFenceLog;
 import io.kaas.application.memory.InMemoryProducerIdBlockStore;
 import io.kaas.application.memory.InMemoryTopicStore;
 import io.kaas.application.memory.InMemoryTransactionStateStore;
+import io.kaas.application.metrics.BrokerMetrics;
 import io.kaas.application.port.in.TopicAdminUseCase;
 import io.kaas.application.produce.ProduceService;
 import io.kaas.application.quota.ClientQuotaService;
@@ -114,10 +116,12 @@ public final class InMemoryBroker {
         transactions.bindGroups(groups);
         transactions.coordinator().load(); // no sweeper: tests that need its passes run them by hand
         useCases = new UseCases(
-                new ProduceService(topics, clock, scheduler, transactions.coordinator(), WriteFence.OPEN),
-                new FetchService(topics, purgatory, scheduler, Runnable::run, new FetchSessions(FetchSessionCache.DEFAULT_SLOTS,
-                        FetchSessionCache.DEFAULT_EVICTION_MS, clock, ids::nextInt)),
-                new ListOffsetsService(topics, Runnable::run),
+                new ProduceService(topics, clock, scheduler, transactions.coordinator(), WriteFence.OPEN,
+                        BrokerMetrics.unobserved()),
+                new FetchService(topics, purgatory, scheduler, Runnable::run, BrokerMetrics.unobserved(),
+                        new FetchSessions(FetchSessionCache.DEFAULT_SLOTS, FetchSessionCache.DEFAULT_EVICTION_MS, clock,
+                                ids::nextInt)),
+                new ListOffsetsService(topics, Runnable::run, new KafkaBatchRecordSearch()),
                 new MetadataService(topics, cluster, settings, Runnable::run),
                 new StandaloneTopicAdmin(topics),
                 cluster,

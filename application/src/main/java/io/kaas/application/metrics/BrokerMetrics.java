@@ -1,0 +1,118 @@
+package io.kaas.application.metrics;
+
+import io.kaas.application.port.in.TrafficMetrics;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.LongSupplier;
+
+/**
+ * The broker's own counters, recorded on the hot paths and read by the exporter. Recording takes
+ * no lock and allocates nothing once a topic, API or listener has been seen: counters are
+ * {@link java.util.concurrent.atomic.LongAdder}s, looked up in concurrent maps (or an array, for
+ * API keys) whose entries are created once.
+ *
+ * <p>Cardinality: per topic (forgotten when the topic is deleted), per API key, per listener; no
+ * per-partition or per-client series are recorded here.
+ */
+public final class BrokerMetrics implements TrafficMetrics {
+    /** Room for every API key Kafka 3.7 defines (the highest is below 100). */
+    private static final int API_KEYS = 128;
+
+    private final LongSupplier nanoTime;
+    private final Map<String, TopicTraffic> topics = new ConcurrentHashMap<>();
+    private final AtomicReferenceArray<RequestStats> requests = new AtomicReferenceArray<>(API_KEYS);
+    private final Map<String, ConnectionCount> listeners = new ConcurrentHashMap<>();
+    private final Histogram fsyncNanos = Histogram.latencyNanos();
+    /** Appends acknowledged by one group-commit fsync. */
+    private final Histogram groupCommitAppends = new Histogram(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024);
+
+    /** @param nanoTime a monotonic clock in nanoseconds, for latencies ({@code System::nanoTime} in production) */
+    public BrokerMetrics(LongSupplier nanoTime) {
+        this.nanoTime = nanoTime;
+    }
+
+    /** Counters nobody reads, for services built without an exporter (tests, tools); latencies read as zero. */
+    public static BrokerMetrics unobserved() {
+        return new BrokerMetrics(() -> 0L);
+    }
+
+    @Override
+    public long nanoTime() {
+        return nanoTime.getAsLong();
+    }
+
+    public TopicTraffic topic(String topic) {
+        TopicTraffic traffic = topics.get(topic);
+        return traffic != null ? traffic : topics.computeIfAbsent(topic, t -> new TopicTraffic());
+    }
+
+    /** The topic was deleted: its series go away with it. */
+    public void forgetTopic(String topic) {
+        topics.remove(topic);
+    }
+
+    /** Every topic with traffic, as a live view: iterating it takes no lock. */
+    public Map<String, TopicTraffic> topics() {
+        return Collections.unmodifiableMap(topics);
+    }
+
+    /** @param api the API's name, kept from its first request */
+    public RequestStats request(int apiKey, String api) {
+        RequestStats stats = requests.get(apiKey);
+        if (stats == null) {
+            requests.compareAndSet(apiKey, null, new RequestStats(apiKey, api));
+            stats = requests.get(apiKey);
+        }
+        return stats;
+    }
+
+    /** Every API requested so far. */
+    public List<RequestStats> requests() {
+        List<RequestStats> seen = new ArrayList<>();
+        for (int key = 0; key < API_KEYS; key++) {
+            RequestStats stats = requests.get(key);
+            if (stats != null) {
+                seen.add(stats);
+            }
+        }
+        return seen;
+    }
+
+    @Override
+    public void requestCompleted(int apiKey, String api, long nanos, boolean failed) {
+        request(apiKey, api).completed(nanos, failed);
+    }
+
+    @Override
+    public void connectionOpened(String listener) {
+        listener(listener).opened();
+    }
+
+    @Override
+    public void connectionClosed(String listener) {
+        listener(listener).closed();
+    }
+
+    public ConnectionCount listener(String listener) {
+        ConnectionCount count = listeners.get(listener);
+        return count != null ? count : listeners.computeIfAbsent(listener, l -> new ConnectionCount());
+    }
+
+    public Map<String, ConnectionCount> listeners() {
+        return Collections.unmodifiableMap(listeners);
+    }
+
+    /** Each group-commit fsync of a partition, in nanoseconds. */
+    public Histogram fsyncNanos() {
+        return fsyncNanos;
+    }
+
+    /** How many appends each group-commit fsync acknowledged. */
+    public Histogram groupCommitAppends() {
+        return groupCommitAppends;
+    }
+}

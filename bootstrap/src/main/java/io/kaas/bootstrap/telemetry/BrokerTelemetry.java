@@ -1,0 +1,144 @@
+package io.kaas.bootstrap.telemetry;
+
+import io.kaas.application.metrics.BrokerMetrics;
+import io.kaas.application.metrics.ConsumerLag.PartitionLag;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.common.AttributesBuilder;
+import io.opentelemetry.api.metrics.Meter;
+import io.opentelemetry.exporter.otlp.http.metrics.OtlpHttpMetricExporter;
+import io.opentelemetry.exporter.otlp.http.metrics.OtlpHttpMetricExporterBuilder;
+import io.opentelemetry.exporter.prometheus.PrometheusMetricReader;
+import io.opentelemetry.sdk.common.InstrumentationScopeInfo;
+import io.opentelemetry.sdk.metrics.SdkMeterProvider;
+import io.opentelemetry.sdk.metrics.SdkMeterProviderBuilder;
+import io.opentelemetry.sdk.metrics.export.PeriodicMetricReader;
+import io.opentelemetry.sdk.resources.Resource;
+import io.prometheus.metrics.config.EscapingScheme;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The OpenTelemetry SDK of one broker: instruments reading the broker's {@link BrokerMetrics}
+ * snapshots and its gauges, rendered in Prometheus's text format for {@code /metrics} on every
+ * request, and pushed over OTLP/HTTP when an endpoint is configured.
+ */
+public final class BrokerTelemetry implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(BrokerTelemetry.class);
+    private static final String SCOPE = "io.kaas.broker";
+    static final AttributeKey<String> TOPIC = AttributeKey.stringKey("topic");
+    static final AttributeKey<String> LISTENER = AttributeKey.stringKey("listener");
+    static final AttributeKey<String> GROUP = AttributeKey.stringKey("group");
+    static final AttributeKey<Long> PARTITION = AttributeKey.longKey("partition");
+
+    private final SdkMeterProvider provider;
+    private final PrometheusMetricReader prometheus;
+    private final PrometheusTextFormatWriter text = PrometheusTextFormatWriter.create();
+
+    private BrokerTelemetry(SdkMeterProvider provider, PrometheusMetricReader prometheus) {
+        this.provider = provider;
+        this.prometheus = prometheus;
+    }
+
+    /**
+     * @param partitions the partitions this broker leads now, and of those how many stalled
+     * @param lag        consumer-group lag, computed when collected
+     */
+    public static BrokerTelemetry start(TelemetrySettings settings, BrokerMetrics metrics,
+                                        Supplier<PartitionCounts> partitions, Supplier<List<PartitionLag>> lag) {
+        AttributesBuilder resource = Attributes.builder();
+        settings.resourceAttributes().forEach(resource::put);
+        PrometheusMetricReader prometheus = PrometheusMetricReader.builder().setOtelScopeLabelsEnabled(false).build();
+        LongSupplier epochNanos = () -> TimeUnit.MILLISECONDS.toNanos(System.currentTimeMillis());
+        SdkMeterProviderBuilder builder = SdkMeterProvider.builder()
+                .setResource(Resource.getDefault().merge(Resource.create(resource.build())))
+                .registerMetricReader(prometheus)
+                .registerMetricProducer(new SnapshotHistograms(metrics, InstrumentationScopeInfo.create(SCOPE),
+                        epochNanos));
+        settings.otlpMetricsEndpoint().ifPresent(endpoint -> {
+            OtlpHttpMetricExporterBuilder exporter = OtlpHttpMetricExporter.builder().setEndpoint(endpoint.toString());
+            settings.otlpHeaders().forEach(exporter::addHeader);
+            builder.registerMetricReader(PeriodicMetricReader.builder(exporter.build())
+                    .setInterval(Duration.ofMillis(settings.exportIntervalMs())).build());
+            LOG.info("pushing metrics over OTLP/HTTP to {} every {} ms", endpoint, settings.exportIntervalMs());
+        });
+        SdkMeterProvider provider = builder.build();
+        registerInstruments(provider.get(SCOPE), metrics, partitions, lag);
+        return new BrokerTelemetry(provider, prometheus);
+    }
+
+    private static void registerInstruments(Meter meter, BrokerMetrics metrics, Supplier<PartitionCounts> partitions,
+                                            Supplier<List<PartitionLag>> lag) {
+        meter.counterBuilder("kaas.topic.incoming.bytes").setUnit("By")
+                .setDescription("Bytes of record batches appended, as the producers sent them")
+                .buildWithCallback(m -> metrics.topics().forEach((topic, t) -> m.record(t.bytesIn(), Attributes.of(TOPIC, topic))));
+        meter.counterBuilder("kaas.topic.incoming.records").setUnit("{record}")
+                .setDescription("Records appended, from the record count of each batch's header")
+                .buildWithCallback(m -> metrics.topics().forEach((topic, t) -> m.record(t.recordsIn(), Attributes.of(TOPIC, topic))));
+        meter.counterBuilder("kaas.topic.outgoing.bytes").setUnit("By")
+                .setDescription("Bytes of record batches answered to Fetch requests")
+                .buildWithCallback(m -> metrics.topics().forEach((topic, t) -> m.record(t.bytesOut(), Attributes.of(TOPIC, topic))));
+        meter.counterBuilder("kaas.requests").setUnit("{request}")
+                .setDescription("Requests answered, by API")
+                .buildWithCallback(m -> metrics.requests().forEach(r -> m.record(r.requests(),
+                        Attributes.of(SnapshotHistograms.API, r.api()))));
+        meter.counterBuilder("kaas.request.errors").setUnit("{request}")
+                .setDescription("Requests whose handler failed, answered with an error as a whole, by API")
+                .buildWithCallback(m -> metrics.requests().forEach(r -> m.record(r.errors(),
+                        Attributes.of(SnapshotHistograms.API, r.api()))));
+        meter.upDownCounterBuilder("kaas.connections").setUnit("{connection}")
+                .setDescription("Client connections open, by listener")
+                .buildWithCallback(m -> metrics.listeners().forEach((name, c) -> m.record(c.open(),
+                        Attributes.of(LISTENER, name))));
+        meter.counterBuilder("kaas.connections.accepted").setUnit("{connection}")
+                .setDescription("Client connections accepted since start, by listener")
+                .buildWithCallback(m -> metrics.listeners().forEach((name, c) -> m.record(c.accepted(),
+                        Attributes.of(LISTENER, name))));
+        meter.gaugeBuilder("kaas.partitions.led").ofLongs().setUnit("{partition}")
+                .setDescription("Partitions this broker leads (has open for writing)")
+                .buildWithCallback(m -> m.record(partitions.get().led()));
+        meter.gaugeBuilder("kaas.partitions.stalled").ofLongs().setUnit("{partition}")
+                .setDescription("Partitions led here whose storage stalled (a failed or too slow fsync): appends fail")
+                .buildWithCallback(m -> m.record(partitions.get().stalled()));
+        meter.gaugeBuilder("kaas.consumer_group.lag").ofLongs().setUnit("{record}")
+                .setDescription("High watermark minus the group's committed offset, per partition with a commit")
+                .buildWithCallback(m -> lag.get().forEach(l -> m.record(l.lag(), Attributes.of(GROUP, l.group(),
+                        TOPIC, l.partition().topic(), PARTITION, (long) l.partition().partition()))));
+        JvmMemoryGauges.register(meter);
+    }
+
+    /** What the partition gauges read: partitions led here, and how many of them stalled. */
+    public record PartitionCounts(long led, long stalled) {
+    }
+
+    /** Every metric now, in Prometheus's text exposition format (version 0.0.4). */
+    public byte[] prometheusText() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(16 * 1024);
+        try {
+            text.write(out, prometheus.collect(), EscapingScheme.UNDERSCORE_ESCAPING);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a byte array does not fail
+        }
+        return out.toByteArray();
+    }
+
+    /** The content type of {@link #prometheusText()}. */
+    public static String prometheusContentType() {
+        return PrometheusTextFormatWriter.CONTENT_TYPE;
+    }
+
+    /** Pushes what is pending (when OTLP is on), then stops. */
+    @Override
+    public void close() {
+        provider.shutdown().join(5, TimeUnit.SECONDS);
+    }
+}

@@ -1,0 +1,112 @@
+package io.kaas.bootstrap.telemetry;
+
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Where the broker's metrics go besides {@code /metrics} on the health port (always served): an
+ * OTLP/HTTP (http/protobuf) push, configured by the standard OpenTelemetry variables.
+ *
+ * @param otlpMetricsEndpoint {@code OTEL_EXPORTER_OTLP_METRICS_ENDPOINT} as is, else {@code OTEL_EXPORTER_OTLP_ENDPOINT}
+ *                            followed by {@code /v1/metrics}; none set, nothing is pushed
+ * @param otlpHeaders         {@code OTEL_EXPORTER_OTLP_HEADERS}: {@code key=value} pairs, comma-separated, sent with
+ *                            every push (e.g. a tenant or an authorization header)
+ * @param exportIntervalMs    {@code KAAS_METRIC_EXPORT_INTERVAL}: how often metrics are pushed, a duration such as
+ *                            {@code 30s}, {@code 1m} or {@code 500ms} (30s: a {@code rate()} over 1m sees two samples)
+ * @param resourceAttributes  what every exported series is tagged with: {@code service.name} ({@code OTEL_SERVICE_NAME},
+ *                            kaas), {@code service.version} ({@code OTEL_SERVICE_VERSION}), {@code kaas.broker.id},
+ *                            {@code k8s.pod.name} ({@code MY_POD_NAME}), {@code k8s.namespace.name}
+ *                            ({@code KAAS_NAMESPACE}, else {@code MY_POD_NAMESPACE}), and {@code OTEL_RESOURCE_ATTRIBUTES}
+ */
+public record TelemetrySettings(Optional<URI> otlpMetricsEndpoint, Map<String, String> otlpHeaders,
+                                long exportIntervalMs, Map<String, String> resourceAttributes) {
+    public static final long DEFAULT_EXPORT_INTERVAL_MS = 30_000;
+    private static final Pattern DURATION = Pattern.compile("(\\d{1,12})\\s*(ms|s|m|h)?");
+
+    public TelemetrySettings {
+        otlpHeaders = Map.copyOf(otlpHeaders);
+        resourceAttributes = Map.copyOf(resourceAttributes);
+    }
+
+    /**
+     * Reads the variables; a value that does not parse throws {@link IllegalArgumentException} with
+     * what the variable accepts.
+     */
+    public static TelemetrySettings fromEnvironment(Map<String, String> env, int brokerId) {
+        Optional<URI> endpoint = Optional.ofNullable(value(env, "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT"))
+                .or(() -> Optional.ofNullable(value(env, "OTEL_EXPORTER_OTLP_ENDPOINT"))
+                        .map(base -> base.replaceAll("/+$", "") + "/v1/metrics"))
+                .map(TelemetrySettings::httpUri);
+        Map<String, String> resource = new LinkedHashMap<>(pairs(env, "OTEL_RESOURCE_ATTRIBUTES"));
+        resource.put("service.name", Optional.ofNullable(value(env, "OTEL_SERVICE_NAME")).orElse("kaas"));
+        Optional.ofNullable(value(env, "OTEL_SERVICE_VERSION")).ifPresent(v -> resource.put("service.version", v));
+        resource.put("kaas.broker.id", Integer.toString(brokerId));
+        Optional.ofNullable(value(env, "MY_POD_NAME")).ifPresent(v -> resource.put("k8s.pod.name", v));
+        Optional.ofNullable(value(env, "KAAS_NAMESPACE")).or(() -> Optional.ofNullable(value(env, "MY_POD_NAMESPACE")))
+                .ifPresent(v -> resource.put("k8s.namespace.name", v));
+        String interval = value(env, "KAAS_METRIC_EXPORT_INTERVAL");
+        return new TelemetrySettings(endpoint, pairs(env, "OTEL_EXPORTER_OTLP_HEADERS"),
+                interval == null ? DEFAULT_EXPORT_INTERVAL_MS : durationMs("KAAS_METRIC_EXPORT_INTERVAL", interval),
+                resource);
+    }
+
+    /** {@code 500ms}, {@code 30s}, {@code 1m}, {@code 1h}; a bare number is milliseconds. */
+    static long durationMs(String variable, String value) {
+        Matcher m = DURATION.matcher(value.trim().toLowerCase(Locale.ROOT));
+        if (!m.matches() || Long.parseLong(m.group(1)) == 0) {
+            throw new IllegalArgumentException(variable + "=" + value + ": expected a positive duration such as 500ms, "
+                    + "30s, 1m");
+        }
+        long amount = Long.parseLong(m.group(1));
+        String unit = m.group(2) == null ? "ms" : m.group(2);
+        return switch (unit) {
+            case "s" -> amount * 1_000;
+            case "m" -> amount * 60_000;
+            case "h" -> amount * 3_600_000;
+            default -> amount;
+        };
+    }
+
+    private static URI httpUri(String value) {
+        try {
+            URI uri = URI.create(value);
+            if (("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) && uri.getHost() != null) {
+                return uri;
+            }
+        } catch (IllegalArgumentException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("OTEL_EXPORTER_OTLP_(METRICS_)ENDPOINT=" + value
+                + ": expected an http(s) URL, e.g. http://otel-collector:4318");
+    }
+
+    /** The W3C-baggage-like lists the OTel variables use: {@code k1=v1,k2=v2}, values percent-decoded. */
+    private static Map<String, String> pairs(Map<String, String> env, String variable) {
+        String list = value(env, variable);
+        Map<String, String> pairs = new LinkedHashMap<>();
+        if (list == null) {
+            return pairs;
+        }
+        for (String pair : list.split(",")) {
+            int eq = pair.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException(variable + "=" + list + ": expected key=value pairs, comma-separated");
+            }
+            pairs.put(pair.substring(0, eq).trim(),
+                    URLDecoder.decode(pair.substring(eq + 1).trim(), StandardCharsets.UTF_8));
+        }
+        return pairs;
+    }
+
+    private static String value(Map<String, String> env, String variable) {
+        String v = env.get(variable);
+        return v == null || v.isBlank() ? null : v.trim();
+    }
+}

@@ -1,0 +1,159 @@
+package io.kaas.bootstrap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.sun.net.httpserver.HttpServer;
+import io.kaas.bootstrap.telemetry.PrometheusText;
+import io.kaas.bootstrap.testing.EmbeddedKaas;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Future;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What an operator scrapes from {@code /metrics} on the health port, and what an OTel collector
+ * receives, after real clients produced, fetched and committed.
+ */
+class MetricsIT {
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    /** Clients may name groups anything: this one would break a text format that did not escape it. */
+    private static final String HOSTILE_GROUP = "lag \"meter\"\n{x=\"1\"} \\";
+
+    @Test
+    void scrapeShowsTrafficFsyncsRequestsAndLag() throws Exception {
+        try (EmbeddedKaas kaas = EmbeddedKaas.inTempDir(EmbeddedKaas.FAST_GROUPS).start()) {
+            String topic = EmbeddedKaas.uniqueTopicName("metered");
+            kaas.createTopic(topic, 1);
+            TopicPartition tp = new TopicPartition(topic, 0);
+            double fsyncsBefore = scrape(kaas).value("kaas_log_fsync_duration_seconds_count", Map.of()).orElseThrow();
+
+            int batched = 40;
+            int oneByOne = 5;
+            try (KafkaProducer<byte[], byte[]> producer = kaas.producer(Map.of(ProducerConfig.ACKS_CONFIG, "all",
+                    ProducerConfig.LINGER_MS_CONFIG, 20))) {
+                List<Future<RecordMetadata>> sent = new ArrayList<>();
+                for (int i = 0; i < batched; i++) {
+                    sent.add(producer.send(new ProducerRecord<>(topic, ("value-" + i).getBytes(StandardCharsets.UTF_8))));
+                }
+                for (Future<RecordMetadata> f : sent) {
+                    f.get();
+                }
+                for (int i = 0; i < oneByOne; i++) { // each acks=all append waits for a group commit of its own
+                    producer.send(new ProducerRecord<>(topic, ("single-" + i).getBytes(StandardCharsets.UTF_8))).get();
+                }
+            }
+            int produced = batched + oneByOne;
+            int committed = 12;
+            try (KafkaConsumer<byte[], byte[]> consumer = kaas.consumer(Map.of(ConsumerConfig.GROUP_ID_CONFIG,
+                    HOSTILE_GROUP))) {
+                consumer.assign(List.of(tp));
+                List<ConsumerRecord<byte[], byte[]>> read = EmbeddedKaas.consume(consumer, committed,
+                        EmbeddedKaas.DEFAULT_TIMEOUT);
+                assertThat(read).hasSizeGreaterThanOrEqualTo(committed);
+                consumer.commitSync(Map.of(tp, new OffsetAndMetadata(committed)));
+            }
+            long partitionBytes;
+            try (Admin admin = kaas.admin()) {
+                partitionBytes = admin.describeLogDirs(List.of(kaas.broker().config().brokerId())).allDescriptions().get()
+                        .values().stream().flatMap(dirs -> dirs.values().stream())
+                        .mapToLong(dir -> dir.replicaInfos().get(tp).size()).sum();
+            }
+
+            PrometheusText metrics = scrape(kaas);
+            // bytes in: the batches as the producer sent them, which is what the log holds, byte for byte
+            assertThat(partitionBytes).isPositive();
+            assertThat(metrics.value("kaas_topic_incoming_bytes_total", Map.of("topic", topic)))
+                    .hasValue((double) partitionBytes);
+            assertThat(metrics.value("kaas_topic_incoming_records_total", Map.of("topic", topic)))
+                    .hasValue((double) produced);
+            assertThat(metrics.value("kaas_topic_outgoing_bytes_total", Map.of("topic", topic)).orElseThrow())
+                    .isGreaterThan(0);
+            assertThat(metrics.value("kaas_log_fsync_duration_seconds_count", Map.of()).orElseThrow() - fsyncsBefore)
+                    .isGreaterThanOrEqualTo(oneByOne + 1);
+            assertThat(metrics.value("kaas_log_group_commit_appends_count", Map.of()).orElseThrow())
+                    .isGreaterThanOrEqualTo(oneByOne + 1);
+            assertThat(metrics.value("kaas_requests_total", Map.of("api", "Produce")).orElseThrow())
+                    .isGreaterThanOrEqualTo(oneByOne + 1);
+            assertThat(metrics.value("kaas_requests_total", Map.of("api", "Fetch")).orElseThrow()).isPositive();
+            assertThat(metrics.value("kaas_request_duration_seconds_count", Map.of("api", "OffsetCommit")))
+                    .hasValue(1);
+            assertThat(metrics.value("kaas_consumer_group_lag", Map.of("group", HOSTILE_GROUP, "topic", topic,
+                    "partition", "0"))).hasValue((double) produced - committed);
+            assertThat(metrics.value("kaas_partitions_led", Map.of()).orElseThrow()).isGreaterThanOrEqualTo(1);
+            assertThat(metrics.value("kaas_partitions_stalled", Map.of())).hasValue(0);
+            assertThat(metrics.value("kaas_connections_accepted_total", Map.of("listener", "plain")).orElseThrow())
+                    .isGreaterThanOrEqualTo(3);
+        }
+    }
+
+    @Test
+    void otlpPushReachesACollector() throws Exception {
+        BlockingQueue<Export> exports = new LinkedBlockingQueue<>();
+        HttpServer collector = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        collector.createContext("/v1/metrics", exchange -> {
+            try (exchange; InputStream body = exchange.getRequestBody()) {
+                exports.add(new Export(exchange.getRequestMethod(),
+                        exchange.getRequestHeaders().getFirst("Content-Type"), body.readAllBytes()));
+                exchange.sendResponseHeaders(200, -1);
+            }
+        });
+        collector.start();
+        Map<String, String> env = new HashMap<>(EmbeddedKaas.FAST_GROUPS);
+        env.put("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + collector.getAddress().getPort());
+        env.put("KAAS_METRIC_EXPORT_INTERVAL", "200ms");
+        env.put("OTEL_RESOURCE_ATTRIBUTES", "deployment.environment=metrics-it");
+        try (EmbeddedKaas kaas = EmbeddedKaas.inTempDir(env).start()) {
+            String topic = EmbeddedKaas.uniqueTopicName("pushed");
+            kaas.createTopic(topic, 1);
+            kaas.produce(topic, 3, "otlp");
+
+            await().atMost(EmbeddedKaas.DEFAULT_TIMEOUT).until(() -> {
+                Export export = exports.take();
+                assertThat(export.method()).isEqualTo("POST");
+                assertThat(export.contentType()).isEqualTo("application/x-protobuf");
+                // Protobuf keeps strings as UTF-8 bytes: the series and its labels are readable in the payload.
+                String payload = new String(export.body(), StandardCharsets.ISO_8859_1);
+                assertThat(payload).contains("service.name", "kaas", "kaas.broker.id", "metrics-it");
+                return payload.contains("kaas.topic.incoming.bytes") && payload.contains(topic);
+            });
+        } finally {
+            collector.stop(0);
+        }
+    }
+
+    private record Export(String method, String contentType, byte[] body) {
+    }
+
+    private static PrometheusText scrape(EmbeddedKaas kaas) throws Exception {
+        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + kaas.broker().healthPort() + "/metrics")).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
+                type -> assertThat(type).startsWith("text/plain; version=0.0.4"));
+        return PrometheusText.parse(response.body());
+    }
+}
