@@ -6,6 +6,7 @@ import io.kaas.application.cluster.BrokerSettings;
 import io.kaas.application.log.LogConfig;
 import io.kaas.application.txn.TransactionSettings;
 import io.kaas.bootstrap.telemetry.TelemetrySettings;
+import io.kaas.domain.fetch.FetchSessionCache;
 import io.kaas.domain.group.GroupConfig;
 import io.kaas.domain.security.KafkaPrincipal;
 import io.kaas.domain.security.SslPrincipalMapping;
@@ -55,6 +56,9 @@ import java.util.function.Function;
  * @param producerIdExpirationCheckIntervalMs {@code KAAS_PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS}: how often idle
  *                          producers are looked for (600000)
  * @param maxPartitionsPerTopic {@code KAAS_MAX_PARTITIONS_PER_TOPIC}: most partitions a topic may have (10000)
+ * @param fetchSessionCacheSlots {@code KAAS_MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS}: most fetch sessions
+ *                          (KIP-227) kept at once, Apache's {@code max.incremental.fetch.session.cache.slots} (1000;
+ *                          0: none, every fetch sessionless)
  * @param cluster           cluster mode's settings when {@code MY_POD_NAME} is set (see {@link ClusterSettings}); there the
  *                          broker id defaults to the pod's ordinal and the advertised host to the pod's DNS name
  * @param explicitlySet     the variables the environment set (the rest are defaults): DescribeConfigs reports
@@ -86,7 +90,7 @@ public record BrokerConfig(String bindHost, int port, List<ListenerConfig> liste
                            int socketReceiveBufferBytes, long connectionsMaxIdleMs, LogConfig logDefaults,
                            long fsyncMaxLatencyMs, long retentionCheckIntervalMs, int producerIdExpirationMs,
                            int producerIdExpirationCheckIntervalMs, int maxPartitionsPerTopic,
-                           GroupConfig groups, TransactionSettings transactions, Optional<ClusterSettings> cluster,
+                           int fetchSessionCacheSlots, GroupConfig groups, TransactionSettings transactions, Optional<ClusterSettings> cluster,
                            AuthorizationSettings authorization, boolean testHooks, TelemetrySettings telemetry,
                            Set<String> explicitlySet) {
 
@@ -144,6 +148,8 @@ public record BrokerConfig(String bindHost, int port, List<ListenerConfig> liste
                 r.integer("KAAS_PRODUCER_ID_EXPIRATION_MS", 86_400_000, 1, Integer.MAX_VALUE),
                 r.integer("KAAS_PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS", 600_000, 1, Integer.MAX_VALUE),
                 r.integer("KAAS_MAX_PARTITIONS_PER_TOPIC", BrokerSettings.DEFAULT_MAX_PARTITIONS_PER_TOPIC, 1,
+                        Integer.MAX_VALUE),
+                r.integer("KAAS_MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS", FetchSessionCache.DEFAULT_SLOTS, 0,
                         Integer.MAX_VALUE),
                 new GroupConfig(
                         r.integer("KAAS_GROUP_MIN_SESSION_TIMEOUT_MS", GroupConfig.DEFAULTS.minSessionTimeoutMs(), 0,

@@ -93,6 +93,10 @@ final class BrokerConfigView {
                     BrokerConfig::producerIdExpirationCheckIntervalMs,
                     "How often partitions look for expired producers (KAAS_PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS).",
                     "KAAS_PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS"),
+            new Row("max.incremental.fetch.session.cache.slots", ConfigType.INT, BrokerConfig::fetchSessionCacheSlots,
+                    "The most incremental fetch sessions (KIP-227) the broker keeps; a consumer finding no free slot"
+                            + " fetches without one (KAAS_MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS).",
+                    "KAAS_MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS"),
             new Row("group.max.size", ConfigType.INT, c -> c.groups().maxSize(),
                     "The most members a consumer group may have; a JoinGroup beyond it is answered"
                             + " GROUP_MAX_SIZE_REACHED (KAAS_GROUP_MAX_SIZE).", "KAAS_GROUP_MAX_SIZE"),

@@ -39,6 +39,7 @@ import io.kaas.application.cluster.StandaloneCluster;
 import io.kaas.application.cluster.WriteFence;
 import io.kaas.application.fetch.FetchPurgatory;
 import io.kaas.application.fetch.FetchService;
+import io.kaas.application.fetch.FetchSessions;
 import io.kaas.application.fetch.ListOffsetsService;
 import io.kaas.application.group.GroupCoordinatorService;
 import io.kaas.application.log.DiskLogEngine;
@@ -77,6 +78,7 @@ import io.kaas.bootstrap.health.HealthReport;
 import io.kaas.bootstrap.health.HealthServer;
 import io.kaas.bootstrap.telemetry.BrokerTelemetry;
 import io.kaas.domain.config.BrokerConfigs;
+import io.kaas.domain.fetch.FetchSessionCache;
 import io.kaas.domain.security.AclBinding;
 import io.kaas.domain.security.AclRules;
 import io.kaas.domain.topic.Topic;
@@ -90,6 +92,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
@@ -115,9 +118,12 @@ public final class KaasBroker implements AutoCloseable {
     private final HealthServer health;
     private final Optional<ClusterRuntime> clusterRuntime;
     private final Optional<DataDirectoryLock> dataDirLock;
+    private final FetchSessions fetchSessions;
 
     private KaasBroker(BrokerConfig config, IoExecutor io, List<Runnable> stopSequence, KafkaServer server,
-                       HealthServer health, Optional<ClusterRuntime> clusterRuntime, Optional<DataDirectoryLock> dataDirLock) {
+                       HealthServer health, Optional<ClusterRuntime> clusterRuntime, Optional<DataDirectoryLock> dataDirLock,
+                       FetchSessions fetchSessions) {
+        this.fetchSessions = fetchSessions;
         this.config = config;
         this.io = io;
         this.stopSequence = stopSequence;
@@ -193,6 +199,8 @@ public final class KaasBroker implements AutoCloseable {
         IoExecutor io = new IoExecutor();
         BrokerMetrics metrics = new BrokerMetrics(System::nanoTime);
         FetchPurgatory purgatory = new FetchPurgatory();
+        FetchSessions fetchSessions = new FetchSessions(config.fetchSessionCacheSlots(),
+                FetchSessionCache.DEFAULT_EVICTION_MS, clock, () -> ThreadLocalRandom.current().nextInt());
         boolean clustered = config.cluster().isPresent();
         LogEngine engine = disk
                 ? new DiskLogEngine(new DiskLogEngine.Settings(config.dataDir(), 0, config.fsyncMaxLatencyMs(),
@@ -267,7 +275,7 @@ public final class KaasBroker implements AutoCloseable {
                     new ProduceService(topics, clock, scheduler,
                             config.transactions().partitionVerification() ? verifier : null,
                             runtime.map(ClusterRuntime::writeFence).orElse(WriteFence.OPEN), metrics),
-                    new FetchService(topics, purgatory, scheduler, io, metrics),
+                    new FetchService(topics, purgatory, scheduler, io, metrics, fetchSessions),
                     new ListOffsetsService(topics, io, new KafkaBatchRecordSearch()),
                     new MetadataService(topics, topicAdmin, cluster, settings, io),
                     topicAdmin,
@@ -303,7 +311,7 @@ public final class KaasBroker implements AutoCloseable {
             throw e;
         }
         boundPorts.forEach((name, port) -> port.set(server.port(name)));
-        return new KaasBroker(config, io, stopSequence, server, health, runtime, lock);
+        return new KaasBroker(config, io, stopSequence, server, health, runtime, lock, fetchSessions);
     }
 
     /**
@@ -398,6 +406,11 @@ public final class KaasBroker implements AutoCloseable {
 
     public BrokerConfig config() {
         return config;
+    }
+
+    /** The fetch sessions (KIP-227) this broker keeps: how many, and each fetch as they saw it. */
+    public FetchSessions fetchSessions() {
+        return fetchSessions;
     }
 
     /**

@@ -8,6 +8,7 @@ import io.kaas.application.port.in.FetchUseCase;
 import io.kaas.application.port.out.Scheduler;
 import io.kaas.application.topic.TopicService;
 import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.fetch.SessionKey;
 import io.kaas.domain.log.LeaderEpochCheck;
 import io.kaas.domain.log.LogOffsets;
 import io.kaas.domain.topic.Topic;
@@ -15,14 +16,17 @@ import io.kaas.domain.topic.TopicPartition;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * Reads partitions for consumers, up to the high watermark, or for read_committed up to the last
@@ -45,24 +49,27 @@ public final class FetchService implements FetchUseCase {
     private final Scheduler scheduler;
     private final Executor io;
     private final BrokerMetrics metrics;
+    private final FetchSessions sessions;
 
-    /** Without metrics. */
+    /** Without metrics or fetch sessions: every fetch is answered sessionless. */
     public FetchService(TopicService topics, FetchPurgatory purgatory, Scheduler scheduler, Executor io) {
-        this(topics, purgatory, scheduler, io, BrokerMetrics.unobserved());
+        this(topics, purgatory, scheduler, io, BrokerMetrics.unobserved(), FetchSessions.none());
     }
 
     /**
-     * @param io      runs every read of a partition log: the first one of a fetch, and the one that
-     *                answers a parked fetch (not the appending thread that woke it)
-     * @param metrics counts each topic's bytes answered
+     * @param io       runs every read of a partition log: the first one of a fetch, and the one that
+     *                 answers a parked fetch (not the appending thread that woke it)
+     * @param metrics  counts each topic's bytes answered
+     * @param sessions the broker's fetch sessions
      */
     public FetchService(TopicService topics, FetchPurgatory purgatory, Scheduler scheduler, Executor io,
-                        BrokerMetrics metrics) {
+                        BrokerMetrics metrics, FetchSessions sessions) {
         this.topics = topics;
         this.purgatory = purgatory;
         this.scheduler = scheduler;
         this.io = io;
         this.metrics = metrics;
+        this.sessions = sessions;
         topics.addDeletionListener(this::onDeleted);
     }
 
@@ -70,6 +77,86 @@ public final class FetchService implements FetchUseCase {
     private void onDeleted(Topic topic) {
         for (int p = 0; p < topic.partitionCount(); p++) {
             purgatory.onGone(topic.partition(p));
+        }
+    }
+
+    /**
+     * Reads what the fetch's session covers. Partitions named by an unknown topic id, or of a topic the client
+     * may not read, stay in the session and are answered UNKNOWN_TOPIC_ID or TOPIC_AUTHORIZATION_FAILED each
+     * time, unread, as Apache does; the others are read as one {@link Command}.
+     */
+    @Override
+    public CompletionStage<SessionFetchResult> fetch(SessionFetch fetch) {
+        FetchSessions.Opened opened = sessions.open(fetch);
+        List<SessionPartition> covered = opened.partitions();
+        PartitionData[] answers = new PartitionData[covered.size()];
+        List<PartitionRequest> readable = new ArrayList<>(covered.size());
+        TopicNames names = new TopicNames(fetch.mayRead());
+        for (int i = 0; i < answers.length; i++) {
+            SessionPartition p = covered.get(i);
+            String name = names.of(p.key());
+            KafkaError refused = name == null ? KafkaError.UNKNOWN_TOPIC_ID
+                    : names.readable(name) ? KafkaError.NONE : KafkaError.TOPIC_AUTHORIZATION_FAILED;
+            TopicPartition tp = new TopicPartition(name == null ? "" : name, p.key().partition());
+            if (refused != KafkaError.NONE) {
+                answers[i] = new PartitionData(tp, refused, UNKNOWN_OFFSETS, LogRead.failed(refused, UNKNOWN_OFFSETS).records());
+            } else {
+                readable.add(new PartitionRequest(tp, p.fetchOffset(), p.maxBytes(), p.currentLeaderEpoch()));
+            }
+        }
+        if (readable.isEmpty()) { // a session error, or nothing to read: answered at once, as Apache does
+            return CompletableFuture.completedFuture(sessions.answer(opened, Arrays.asList(answers)));
+        }
+        Command command = new Command(fetch.maxWaitMs(), fetch.minBytes(), fetch.maxBytes(), fetch.readCommitted(),
+                readable);
+        return fetch(command).handle((read, failed) -> {
+            if (failed != null) {
+                sessions.abandon(opened);
+                throw failed instanceof CompletionException e ? e : new CompletionException(failed);
+            }
+            Iterator<PartitionData> next = read.iterator();
+            for (int i = 0; i < answers.length; i++) {
+                if (answers[i] == null) {
+                    answers[i] = next.next();
+                }
+            }
+            return sessions.answer(opened, Arrays.asList(answers));
+        });
+    }
+
+    /**
+     * Topic names of session keys, and whether the client may read them, each looked up once per run of
+     * partitions of one topic (a session lists a topic's partitions together).
+     */
+    private final class TopicNames {
+        private final Predicate<String> mayRead;
+        private SessionKey lastKey;
+        private String lastName;
+        private String lastChecked;
+        private boolean lastReadable;
+
+        TopicNames(Predicate<String> mayRead) {
+            this.mayRead = mayRead;
+        }
+
+        /** The topic's name; null for a topic id no topic has. */
+        String of(SessionKey key) {
+            if (key.topicId() == null) {
+                return key.topic();
+            }
+            if (lastKey == null || !lastKey.topicId().equals(key.topicId())) {
+                lastKey = key;
+                lastName = topics.byId(key.topicId()).map(Topic::name).orElse(null);
+            }
+            return lastName;
+        }
+
+        boolean readable(String name) {
+            if (!name.equals(lastChecked)) {
+                lastChecked = name;
+                lastReadable = mayRead.test(name);
+            }
+            return lastReadable;
         }
     }
 

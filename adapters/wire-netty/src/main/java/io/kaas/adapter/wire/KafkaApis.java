@@ -76,7 +76,7 @@ public final class KafkaApis {
         return ApiRegistry.builder()
                 .serve(ApiKeys.PRODUCE, 3, 10, new ProduceHandler(uc.produce(), access))
                 .advertiseFrom(ApiKeys.PRODUCE, 0)
-                .serve(ApiKeys.FETCH, 4, 16, new FetchHandler(uc.fetch(), uc.topics(), access))
+                .serve(ApiKeys.FETCH, 4, 16, new FetchHandler(uc.fetch(), access))
                 .serve(ApiKeys.LIST_OFFSETS, 1, 8, new ListOffsetsHandler(uc.listOffsets(), access))
                 .serve(ApiKeys.METADATA, 0, 12, new MetadataHandler(uc.metadata(), uc.topics(), uc.cluster(), access))
                 .serve(ApiKeys.OFFSET_COMMIT, 0, 9, new OffsetCommitHandler(uc.groups(), access))

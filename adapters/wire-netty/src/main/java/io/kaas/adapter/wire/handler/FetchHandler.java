@@ -7,94 +7,80 @@ import io.kaas.adapter.wire.mapping.Access;
 import io.kaas.adapter.wire.mapping.TopicIdMapping;
 import io.kaas.application.port.in.FetchUseCase;
 import io.kaas.application.port.in.FetchedRecords;
-import io.kaas.application.port.in.TopicAdminUseCase;
+import io.kaas.domain.fetch.SessionKey;
 import io.kaas.domain.security.AclOperation;
-import io.kaas.domain.topic.Topic;
-import io.kaas.domain.topic.TopicPartition;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
+import java.util.Objects;
 import java.util.concurrent.CompletionStage;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.message.FetchResponseData;
-import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.BaseRecords;
 import org.apache.kafka.common.record.MemoryRecords;
-import org.apache.kafka.common.requests.FetchMetadata;
 import org.apache.kafka.common.requests.FetchRequest;
 import org.apache.kafka.common.requests.FetchResponse;
 
 /**
- * Fetch (key 1), without fetch sessions: every response carries session id 0, Apache's marker for
- * "no session", so clients send full fetches (KIP-227 is a stated non-goal). Batches go back as
- * views of the log's bytes; read_committed fetches stop at the last stable offset and carry the
- * aborted transactions their batches overlap. READ on each topic, else TOPIC_AUTHORIZATION_FAILED for its
- * partitions, as Apache.
+ * Fetch (key 1) with KIP-227 fetch sessions: the request's session id and epoch, the partitions it names
+ * (by topic id from v13) and those it forgets go to the fetch use case, which keeps the sessions; the answer
+ * carries the session id to use next and, in an incremental session, only the partitions that changed.
+ * Batches go back as views of the log's bytes; read_committed fetches stop at the last stable offset and
+ * carry the aborted transactions their batches overlap. READ on each topic, else TOPIC_AUTHORIZATION_FAILED
+ * for its partitions, as Apache.
  */
 public final class FetchHandler implements ApiHandler<FetchRequest> {
     /** Fetch v13 switched from topic names to topic ids. */
     private static final short FIRST_TOPIC_ID_VERSION = 13;
 
     private final FetchUseCase fetch;
-    private final TopicAdminUseCase topics;
     private final Access access;
 
-    public FetchHandler(FetchUseCase fetch, TopicAdminUseCase topics, Access access) {
+    public FetchHandler(FetchUseCase fetch, Access access) {
         this.fetch = fetch;
-        this.topics = topics;
         this.access = access;
     }
 
     @Override
     public CompletionStage<FetchResponse> handle(RequestContext context, FetchRequest request) {
         FetchRequestData data = request.data();
-        if (data.sessionId() != FetchMetadata.INVALID_SESSION_ID) {
-            return CompletableFuture.completedFuture(sessionError(Errors.FETCH_SESSION_ID_NOT_FOUND));
-        }
         boolean byId = request.version() >= FIRST_TOPIC_ID_VERSION;
-        List<FetchUseCase.PartitionRequest> partitions = new ArrayList<>();
-        List<FetchResponseData.FetchableTopicResponse> refused = new ArrayList<>();
-        List<Uuid> ids = new ArrayList<>();
+        List<FetchUseCase.SessionPartition> partitions = new ArrayList<>();
         for (FetchRequestData.FetchTopic topic : data.topics()) {
-            String name = topic.topic();
-            if (byId) {
-                Optional<Topic> found = topics.byId(TopicIdMapping.fromWire(topic.topicId()));
-                if (found.isEmpty()) {
-                    refused.add(refusedTopic(topic, Errors.UNKNOWN_TOPIC_ID));
-                    continue;
-                }
-                name = found.get().name();
-            }
-            if (!access.topic(context, AclOperation.READ, name)) {
-                refused.add(refusedTopic(topic, Errors.TOPIC_AUTHORIZATION_FAILED));
-                continue;
-            }
             for (FetchRequestData.FetchPartition p : topic.partitions()) {
-                partitions.add(new FetchUseCase.PartitionRequest(new TopicPartition(name, p.partition()),
+                partitions.add(new FetchUseCase.SessionPartition(key(byId, topic.topicId(), topic.topic(), p.partition()),
                         p.fetchOffset(), p.partitionMaxBytes(), p.currentLeaderEpoch()));
-                ids.add(topic.topicId());
+            }
+        }
+        List<SessionKey> forgotten = new ArrayList<>();
+        for (FetchRequestData.ForgottenTopic topic : data.forgottenTopicsData()) {
+            for (int p : topic.partitions()) {
+                forgotten.add(key(byId, topic.topicId(), topic.topic(), p));
             }
         }
         boolean readCommitted = request.isolationLevel() == IsolationLevel.READ_COMMITTED;
-        FetchUseCase.Command command = new FetchUseCase.Command(data.maxWaitMs(), data.minBytes(), data.maxBytes(),
-                readCommitted, partitions);
-        return context.resume(fetch.fetch(command)).thenApply(results -> response(results, ids, refused, readCommitted));
+        FetchUseCase.SessionFetch command = new FetchUseCase.SessionFetch(data.sessionId(), data.sessionEpoch(), byId,
+                data.maxWaitMs(), data.minBytes(), data.maxBytes(), readCommitted, partitions, forgotten,
+                name -> access.topic(context, AclOperation.READ, name));
+        return context.resume(fetch.fetch(command)).thenApply(result -> response(result, readCommitted));
     }
 
-    private static FetchResponse response(List<FetchUseCase.PartitionData> results, List<Uuid> ids,
-                                          List<FetchResponseData.FetchableTopicResponse> refused, boolean readCommitted) {
-        FetchResponseData data = new FetchResponseData().setErrorCode(Errors.NONE.code())
-                .setSessionId(FetchMetadata.INVALID_SESSION_ID);
+    private static SessionKey key(boolean byId, Uuid topicId, String topic, int partition) {
+        return byId ? SessionKey.byId(TopicIdMapping.fromWire(topicId), partition) : SessionKey.byName(topic, partition);
+    }
+
+    private static FetchResponse response(FetchUseCase.SessionFetchResult result, boolean readCommitted) {
+        FetchResponseData data = new FetchResponseData().setErrorCode(result.error().code())
+                .setSessionId(result.sessionId());
         FetchResponseData.FetchableTopicResponse current = null;
-        Iterator<Uuid> id = ids.iterator();
-        for (FetchUseCase.PartitionData r : results) {
-            Uuid topicId = id.next();
-            if (current == null || !current.topic().equals(r.partition().topic()) || !current.topicId().equals(topicId)) {
-                current = new FetchResponseData.FetchableTopicResponse().setTopic(r.partition().topic()).setTopicId(topicId);
+        SessionKey currentKey = null;
+        for (FetchUseCase.SessionAnswer answer : result.partitions()) {
+            FetchUseCase.PartitionData r = answer.data();
+            if (current == null || !sameTopic(currentKey, answer.key())) {
+                currentKey = answer.key();
+                current = new FetchResponseData.FetchableTopicResponse().setTopic(r.partition().topic())
+                        .setTopicId(TopicIdMapping.toWire(answer.key().topicId()));
                 data.responses().add(current);
             }
             current.partitions().add(new FetchResponseData.PartitionData()
@@ -106,8 +92,11 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
                     .setAbortedTransactions(readCommitted ? aborted(r) : null)
                     .setRecords(records(r.records())));
         }
-        data.responses().addAll(refused);
         return new FetchResponse(data);
+    }
+
+    private static boolean sameTopic(SessionKey a, SessionKey b) {
+        return Objects.equals(a.topicId(), b.topicId()) && Objects.equals(a.topic(), b.topic());
     }
 
     /** The aborted transactions a read_committed consumer needs to drop records of, by producer and first offset. */
@@ -116,21 +105,6 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
         r.abortedTransactions().forEach(t -> aborted.add(new FetchResponseData.AbortedTransaction()
                 .setProducerId(t.producerId()).setFirstOffset(t.firstOffset())));
         return aborted;
-    }
-
-    /** A topic none of whose partitions is read: its id unknown, or READ on it not allowed (Apache's answers). */
-    private static FetchResponseData.FetchableTopicResponse refusedTopic(FetchRequestData.FetchTopic topic, Errors error) {
-        FetchResponseData.FetchableTopicResponse response = new FetchResponseData.FetchableTopicResponse()
-                .setTopic(topic.topic()).setTopicId(topic.topicId());
-        for (FetchRequestData.FetchPartition p : topic.partitions()) {
-            response.partitions().add(FetchResponse.partitionResponse(p.partition(), error));
-        }
-        return response;
-    }
-
-    private static FetchResponse sessionError(Errors error) {
-        return new FetchResponse(new FetchResponseData().setErrorCode(error.code())
-                .setSessionId(FetchMetadata.INVALID_SESSION_ID));
     }
 
     /** The records as the message classes carry them: a view of memory, or a file region sent as is. */

@@ -77,7 +77,7 @@ class FetchHandlerTest {
         FetchResponseData data = wire.<FetchResponse>roundTrip(fetch(version, 0, 0L, MAX_BYTES)).data();
 
         assertThat(data.errorCode()).isEqualTo(Errors.NONE.code());
-        assertThat(data.sessionId()).as("fetch sessions are not kept").isZero();
+        assertThat(data.sessionId()).as("a sessionless fetch (epoch -1) opens no session").isZero();
         FetchResponseData.PartitionData p = onlyPartition(data, version);
         assertThat(p.partitionIndex()).isZero();
         assertThat(p.errorCode()).isEqualTo(Errors.NONE.code());

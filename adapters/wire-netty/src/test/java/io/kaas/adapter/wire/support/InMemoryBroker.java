@@ -17,6 +17,7 @@ import io.kaas.application.fake.ManualClock;
 import io.kaas.application.fake.ManualScheduler;
 import io.kaas.application.fetch.FetchPurgatory;
 import io.kaas.application.fetch.FetchService;
+import io.kaas.application.fetch.FetchSessions;
 import io.kaas.application.fetch.ListOffsetsService;
 import io.kaas.application.group.GroupCoordinatorService;
 import io.kaas.application.log.MemoryLogEngine;
@@ -43,6 +44,7 @@ import io.kaas.application.txn.TransactionSettings;
 import io.kaas.domain.config.BrokerConfigs;
 import io.kaas.domain.config.ConfigType;
 import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.fetch.FetchSessionCache;
 import io.kaas.domain.group.GroupConfig;
 import io.kaas.domain.topic.Topic;
 import java.util.List;
@@ -119,7 +121,9 @@ public final class InMemoryBroker {
         useCases = new UseCases(
                 new ProduceService(topics, clock, scheduler, transactions.coordinator(), WriteFence.OPEN,
                         BrokerMetrics.unobserved()),
-                new FetchService(topics, purgatory, scheduler, Runnable::run),
+                new FetchService(topics, purgatory, scheduler, Runnable::run, BrokerMetrics.unobserved(),
+                        new FetchSessions(FetchSessionCache.DEFAULT_SLOTS, FetchSessionCache.DEFAULT_EVICTION_MS, clock,
+                                ids::nextInt)),
                 new ListOffsetsService(topics, Runnable::run, new KafkaBatchRecordSearch()),
                 new MetadataService(topics, cluster, settings, Runnable::run),
                 new StandaloneTopicAdmin(topics),
