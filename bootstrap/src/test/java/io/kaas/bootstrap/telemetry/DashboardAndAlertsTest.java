@@ -133,7 +133,8 @@ class DashboardAndAlertsTest {
 
     private static List<String> alertExpressions(JsonNode rules) {
         List<String> expressions = new ArrayList<>();
-        rules.path("groups").forEach(group -> group.path("rules").forEach(rule -> expressions.add(rule.path("expr").asText())));
+        rules.path("groups").forEach(group -> group.path("rules")
+                .forEach(rule -> expressions.add(rule.path("expr").asText())));
         return expressions;
     }
 

@@ -8,7 +8,8 @@ class PromQlMetricNamesTest {
     @Test
     void aHistogramQuantileNamesItsBucketSeriesOnly() {
         assertThat(PromQlMetricNames.in("histogram_quantile(0.99, sum by (le, api) "
-                + "(rate(kaas_request_duration_seconds_bucket{job=~\"$job\", instance=~\"$instance\"}[$__rate_interval])))"))
+                + "(rate(kaas_request_duration_seconds_bucket{job=~\"$job\", instance=~\"$instance\"}"
+                + "[$__rate_interval])))"))
                 .containsExactly("kaas_request_duration_seconds_bucket");
     }
 

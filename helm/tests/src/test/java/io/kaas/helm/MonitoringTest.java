@@ -38,8 +38,8 @@ class MonitoringTest {
         GenericKubernetesResource rule = Chart.withDefaults().set("monitoring.prometheusRule.enabled", true)
                 .set("monitoring.prometheusRule.labels.release", "prom").render()
                 .get(GenericKubernetesResource.class, "kaas");
-        Map<?, ?> file = Serialization.unmarshal(Files.readString(Chart.DIR.resolve("alerts").resolve("kaas-alerts.yaml")),
-                Map.class);
+        Map<?, ?> file = Serialization.unmarshal(
+                Files.readString(Chart.DIR.resolve("alerts").resolve("kaas-alerts.yaml")), Map.class);
 
         assertThat(rule.getApiVersion()).isEqualTo("monitoring.coreos.com/v1");
         assertThat(rule.getKind()).isEqualTo("PrometheusRule");
