@@ -5,10 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.kaas.adapter.k8s.crd.AclOperation;
 import io.kaas.adapter.k8s.crd.AclRule;
 import io.kaas.adapter.k8s.crd.AuthenticationType;
@@ -36,7 +33,6 @@ import org.apache.kafka.common.acl.AccessControlEntryFilter;
 import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclBindingFilter;
 import org.apache.kafka.common.acl.AclPermissionType;
-import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.resource.PatternType;
@@ -65,7 +61,7 @@ class ClusterAclsIT {
         try (LocalCluster cluster = LocalCluster.start(1, dir.resolve("cluster"), Map.of(
                 "KAAS_AUTHORIZATION_TYPE", "simple", "KAAS_SUPER_USERS", "User:ANONYMOUS"));
              Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()));
-             KubernetesClient kubernetes = kubernetes(cluster)) {
+             KubernetesClient kubernetes = cluster.kubernetesClient()) {
             admin.createTopics(List.of(new NewTopic("orders", 1, (short) 1), new NewTopic("payments", 1, (short) 1)))
                     .all().get(60, TimeUnit.SECONDS);
 
@@ -100,7 +96,7 @@ class ClusterAclsIT {
                 user.getSpec().setAuthentication(scram);
                 return user;
             });
-            Map<String, Object> ordersApp = scram(cluster.saslBootstrapServers(), password(kubernetes));
+            Map<String, Object> ordersApp = cluster.scramClient(USER, password(kubernetes));
             await("the SCRAM user may write to orders").atMost(DEADLINE).ignoreExceptions()
                     .untilAsserted(() -> assertThat(send(ordersApp, "orders")).isEqualTo("ok"));
             assertThat(send(ordersApp, "payments")).isEqualTo(TopicAuthorizationException.class.getSimpleName());
@@ -141,19 +137,5 @@ class ClusterAclsIT {
                 kubernetes.secrets().withName(secret).get() != null);
         Secret generated = kubernetes.secrets().withName(secret).get();
         return new String(Base64.getDecoder().decode(generated.getData().get("password")), StandardCharsets.UTF_8);
-    }
-
-    private static Map<String, Object> scram(String bootstrap, String password) {
-        return Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SASL_PLAINTEXT",
-                SaslConfigs.SASL_MECHANISM, "SCRAM-SHA-512",
-                SaslConfigs.SASL_JAAS_CONFIG, "org.apache.kafka.common.security.scram.ScramLoginModule required "
-                        + "username=\"" + USER + "\" password=\"" + password + "\";");
-    }
-
-    /** A client of the cluster's development API server, where the KafkaUsers are. */
-    private static KubernetesClient kubernetes(LocalCluster cluster) {
-        return new KubernetesClientBuilder().withConfig(new ConfigBuilder(Config.empty())
-                .withMasterUrl(cluster.apiServerUrl()).withNamespace("default").withHttp2Disable(true).build()).build();
     }
 }

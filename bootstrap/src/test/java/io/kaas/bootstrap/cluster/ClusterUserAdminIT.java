@@ -3,10 +3,7 @@ package io.kaas.bootstrap.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.kaas.adapter.k8s.crd.AuthenticationType;
 import io.kaas.adapter.k8s.crd.KafkaUser;
 import io.kaas.adapter.k8s.crd.UserQuotas;
@@ -16,12 +13,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ScramCredentialInfo;
 import org.apache.kafka.clients.admin.ScramMechanism;
 import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
-import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.quota.ClientQuotaAlteration;
 import org.apache.kafka.common.quota.ClientQuotaEntity;
 import org.apache.kafka.common.quota.ClientQuotaFilter;
@@ -45,7 +40,7 @@ class ClusterUserAdminIT {
     void credentialsAndQuotasWrittenThroughTheAdminApiLiveOnTheKafkaUserAndTakeEffect() throws Exception {
         try (LocalCluster cluster = LocalCluster.start(1, dir.resolve("cluster"), Map.of());
              Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()));
-             KubernetesClient kubernetes = kubernetes(cluster)) {
+             KubernetesClient kubernetes = cluster.kubernetesClient()) {
             admin.alterUserScramCredentials(List.of(
                     new UserScramCredentialUpsertion(USER, new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_256, 4096),
                             "two-five-six"),
@@ -85,18 +80,8 @@ class ClusterUserAdminIT {
 
     /** The cluster id, asked by a SCRAM client: it answers only once the client logged in. */
     private static String clusterIdAs(LocalCluster cluster, String password) throws Exception {
-        try (Admin scram = Admin.create(Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG,
-                cluster.saslBootstrapServers(), CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SASL_PLAINTEXT",
-                SaslConfigs.SASL_MECHANISM, "SCRAM-SHA-512",
-                SaslConfigs.SASL_JAAS_CONFIG, "org.apache.kafka.common.security.scram.ScramLoginModule required "
-                        + "username=\"" + USER + "\" password=\"" + password + "\";"))) {
+        try (Admin scram = Admin.create(cluster.scramClient(USER, password))) {
             return scram.describeCluster().clusterId().get(30, TimeUnit.SECONDS);
         }
-    }
-
-    /** A client of the cluster's development API server, where the KafkaUsers are. */
-    private static KubernetesClient kubernetes(LocalCluster cluster) {
-        return new KubernetesClientBuilder().withConfig(new ConfigBuilder(Config.empty())
-                .withMasterUrl(cluster.apiServerUrl()).withNamespace("default").withHttp2Disable(true).build()).build();
     }
 }

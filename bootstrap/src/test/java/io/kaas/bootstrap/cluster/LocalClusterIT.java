@@ -10,10 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
-import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.kaas.adapter.k8s.crd.KafkaTopic;
 import io.kaas.adapter.k8s.crd.KafkaTopicSpec;
 import io.kaas.bootstrap.testing.EmbeddedKaas;
@@ -78,7 +75,7 @@ class LocalClusterIT {
             String topic = "spread";
             createSpread(admin, topic);
             assertThat(admin.describeCluster().nodes().get(10, TimeUnit.SECONDS)).hasSize(3);
-            try (KubernetesClient kubernetes = kubernetes(cluster)) {
+            try (KubernetesClient kubernetes = cluster.kubernetesClient()) {
                 await("each broker set its pod's readiness gate once its partitions were open").atMost(CLUSTER_DEADLINE)
                         .untilAsserted(() -> assertThat(IntStream.range(0, 3).mapToObj(id -> partitionsReady(kubernetes, id)))
                                 .containsOnly("True"));
@@ -422,7 +419,7 @@ class LocalClusterIT {
     void adminWritesAreKafkaTopicsTheOperatorMaterializes() throws Exception {
         try (LocalCluster cluster = LocalCluster.start(3, dir.resolve("cluster"));
              Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()));
-             KubernetesClient kubernetes = kubernetes(cluster)) {
+             KubernetesClient kubernetes = cluster.kubernetesClient()) {
             String topic = "declared-over-kafka";
             admin.createTopics(List.of(new NewTopic(topic, 3, (short) 1).configs(Map.of("retention.ms", "86400000"))))
                     .all().get(30, TimeUnit.SECONDS);
@@ -458,7 +455,7 @@ class LocalClusterIT {
     void aKafkaTopicCreatedInKubernetesIsATopicClientsUse() throws Exception {
         try (LocalCluster cluster = LocalCluster.start(3, dir.resolve("cluster"));
              Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()));
-             KubernetesClient kubernetes = kubernetes(cluster)) {
+             KubernetesClient kubernetes = cluster.kubernetesClient()) {
             KafkaTopic resource = new KafkaTopic();
             resource.setMetadata(new ObjectMetaBuilder().withName("declared-in-kubernetes").build());
             resource.setSpec(new KafkaTopicSpec());
@@ -618,12 +615,6 @@ class LocalClusterIT {
                 throw e;
             }
         }
-    }
-
-    /** A client of the cluster's development API server, where the KafkaTopics are. */
-    private static KubernetesClient kubernetes(LocalCluster cluster) {
-        return new KubernetesClientBuilder().withConfig(new ConfigBuilder(Config.empty())
-                .withMasterUrl(cluster.apiServerUrl()).withNamespace("default").withHttp2Disable(true).build()).build();
     }
 
     private static KafkaTopic kafkaTopic(KubernetesClient kubernetes, String name) {

@@ -1,5 +1,9 @@
 package io.kaas.bootstrap.testing;
 
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -18,8 +22,10 @@ import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.config.SaslConfigs;
 import org.awaitility.Awaitility;
 
 /**
@@ -137,6 +143,21 @@ public final class LocalCluster implements AutoCloseable {
     /** Where the development API server listens (plain HTTP, namespace {@code default}), for a Kubernetes client. */
     public String apiServerUrl() {
         return "http://127.0.0.1:" + (basePort + 300);
+    }
+
+    /** A client of the development API server (namespace {@code default}, where the cluster's resources are). */
+    public KubernetesClient kubernetesClient() {
+        return new KubernetesClientBuilder().withConfig(new ConfigBuilder(Config.empty())
+                .withMasterUrl(apiServerUrl()).withNamespace("default").withHttp2Disable(true).build()).build();
+    }
+
+    /** Client settings for {@code user} on the SCRAM-SHA-512 listeners ({@link #saslBootstrapServers()}). */
+    public Map<String, Object> scramClient(String user, String password) {
+        return Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, saslBootstrapServers(),
+                CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SASL_PLAINTEXT",
+                SaslConfigs.SASL_MECHANISM, "SCRAM-SHA-512",
+                SaslConfigs.SASL_JAAS_CONFIG, "org.apache.kafka.common.security.scram.ScramLoginModule required "
+                        + "username=\"" + user + "\" password=\"" + password + "\";");
     }
 
     /** The kubeconfig {@code dev/cluster.sh} wrote for the development API server, for kubectl. */
