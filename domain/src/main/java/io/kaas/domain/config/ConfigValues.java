@@ -2,6 +2,7 @@ package io.kaas.domain.config;
 
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.error.KafkaException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -71,6 +72,24 @@ public final class ConfigValues {
             return List.of();
         }
         return Arrays.stream(value.split(",")).filter(s -> !s.isEmpty()).toList();
+    }
+
+    /**
+     * A list value after an APPEND (each operand item not already there, at the end) or a SUBTRACT (each
+     * operand item removed), as Apache's incremental list operations edit it.
+     */
+    public static String appendOrSubtract(String current, String operand, boolean append) {
+        List<String> items = new ArrayList<>(items(current));
+        for (String item : (operand == null ? "" : operand).split(",")) {
+            if (append) {
+                if (!items.contains(item)) {
+                    items.add(item);
+                }
+            } else {
+                items.remove(item);
+            }
+        }
+        return String.join(",", items);
     }
 
     /** INVALID_CONFIG worded as Apache's {@code ConfigException(name, value, message)}. */

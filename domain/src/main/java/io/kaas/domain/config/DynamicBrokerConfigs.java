@@ -2,7 +2,6 @@ package io.kaas.domain.config;
 
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.error.KafkaException;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -63,17 +62,7 @@ public final class DynamicBrokerConfigs {
             throw new KafkaException(KafkaError.INVALID_CONFIG, "Config value " + op + " is not allowed for config key: "
                     + change.key());
         }
-        List<String> items = new ArrayList<>(ConfigValues.items(current));
-        for (String item : (change.value() == null ? "" : change.value()).split(",")) {
-            if (change.op() == AlterOp.APPEND) {
-                if (!items.contains(item)) {
-                    items.add(item);
-                }
-            } else {
-                items.remove(item);
-            }
-        }
-        return String.join(",", items);
+        return ConfigValues.appendOrSubtract(current, change.value(), change.op() == AlterOp.APPEND);
     }
 
     /**

@@ -89,18 +89,8 @@ public final class TopicConfigs {
         TopicConfigKey key = TopicConfigKeys.get(change.key()).filter(k -> k.type() == ConfigType.LIST)
                 .orElseThrow(() -> invalidConfig("Can't " + change.op() + " to key " + change.key()
                         + " because its type is not LIST."));
-        List<String> items = new ArrayList<>(ConfigValues.items(current != null ? current : key.defaultValue()));
-        String operand = change.value() == null ? "" : change.value();
-        for (String item : operand.split(",")) {
-            if (change.op() == AlterOp.APPEND) {
-                if (!items.contains(item)) {
-                    items.add(item);
-                }
-            } else {
-                items.remove(item);
-            }
-        }
-        return String.join(",", items);
+        return ConfigValues.appendOrSubtract(current != null ? current : key.defaultValue(), change.value(),
+                change.op() == AlterOp.APPEND);
     }
 
     private static KafkaException invalidConfig(String message) {
