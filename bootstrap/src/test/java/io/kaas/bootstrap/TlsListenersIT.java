@@ -86,6 +86,11 @@ class TlsListenersIT {
     @BeforeAll
     static void users() {
         assertThat(SaslScramIT.addUser(KAAS.kaas(), "alice", "SCRAM-SHA-512", "alice-secret")).isZero();
+        // ./kaas user add wrote credentials.json from another process: the broker serves it from its next reload.
+        Admin admin = KAAS.kaas().admin();
+        await("the broker reloaded alice's credential").atMost(Duration.ofSeconds(30)).ignoreExceptions()
+                .untilAsserted(() -> assertThat(admin.describeUserScramCredentials(List.of("alice")).all()
+                        .get(10, TimeUnit.SECONDS)).containsKey("alice"));
     }
 
     @Test
