@@ -8,6 +8,7 @@ import io.kaas.application.txn.TransactionSettings;
 import io.kaas.bootstrap.telemetry.TelemetrySettings;
 import io.kaas.domain.fetch.FetchSessionCache;
 import io.kaas.domain.group.GroupConfig;
+import io.kaas.domain.quota.QuotaWindow;
 import io.kaas.domain.security.KafkaPrincipal;
 import io.kaas.domain.security.SslPrincipalMapping;
 import java.nio.file.Path;
@@ -59,6 +60,9 @@ import java.util.function.Function;
  * @param fetchSessionCacheSlots {@code KAAS_MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS}: most fetch sessions
  *                          (KIP-227) kept at once, Apache's {@code max.incremental.fetch.session.cache.slots} (1000;
  *                          0: none, every fetch sessionless)
+ * @param quotaWindow       how client quotas measure rates: {@code KAAS_QUOTA_WINDOW_NUM} samples (11) of
+ *                          {@code KAAS_QUOTA_WINDOW_SIZE_SECONDS} each (1), Apache's {@code quota.window.num} and
+ *                          {@code quota.window.size.seconds}
  * @param cluster           cluster mode's settings when {@code MY_POD_NAME} is set (see {@link ClusterSettings}); there the
  *                          broker id defaults to the pod's ordinal and the advertised host to the pod's DNS name
  * @param explicitlySet     the variables the environment set (the rest are defaults): DescribeConfigs reports
@@ -90,7 +94,7 @@ public record BrokerConfig(String bindHost, int port, List<ListenerConfig> liste
                            int socketReceiveBufferBytes, long connectionsMaxIdleMs, LogConfig logDefaults,
                            long fsyncMaxLatencyMs, long retentionCheckIntervalMs, int producerIdExpirationMs,
                            int producerIdExpirationCheckIntervalMs, int maxPartitionsPerTopic,
-                           int fetchSessionCacheSlots, GroupConfig groups, TransactionSettings transactions, Optional<ClusterSettings> cluster,
+                           int fetchSessionCacheSlots, QuotaWindow quotaWindow, GroupConfig groups, TransactionSettings transactions, Optional<ClusterSettings> cluster,
                            AuthorizationSettings authorization, boolean testHooks, TelemetrySettings telemetry,
                            Set<String> explicitlySet) {
 
@@ -151,6 +155,9 @@ public record BrokerConfig(String bindHost, int port, List<ListenerConfig> liste
                         Integer.MAX_VALUE),
                 r.integer("KAAS_MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS", FetchSessionCache.DEFAULT_SLOTS, 0,
                         Integer.MAX_VALUE),
+                new QuotaWindow(r.integer("KAAS_QUOTA_WINDOW_NUM", QuotaWindow.DEFAULT.samples(), 1, Integer.MAX_VALUE),
+                        1_000L * r.integer("KAAS_QUOTA_WINDOW_SIZE_SECONDS", (int) (QuotaWindow.DEFAULT.sampleMs() / 1_000),
+                                1, Integer.MAX_VALUE)),
                 new GroupConfig(
                         r.integer("KAAS_GROUP_MIN_SESSION_TIMEOUT_MS", GroupConfig.DEFAULTS.minSessionTimeoutMs(), 0,
                                 Integer.MAX_VALUE),

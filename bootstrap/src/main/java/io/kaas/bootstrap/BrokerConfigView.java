@@ -97,6 +97,12 @@ final class BrokerConfigView {
                     "The most incremental fetch sessions (KIP-227) the broker keeps; a consumer finding no free slot"
                             + " fetches without one (KAAS_MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS).",
                     "KAAS_MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS"),
+            new Row("quota.window.num", ConfigType.INT, c -> c.quotaWindow().samples(),
+                    "The number of samples client quotas measure rates over (KAAS_QUOTA_WINDOW_NUM).",
+                    "KAAS_QUOTA_WINDOW_NUM"),
+            new Row("quota.window.size.seconds", ConfigType.INT, c -> (int) (c.quotaWindow().sampleMs() / 1_000),
+                    "The time span of each client quota sample (KAAS_QUOTA_WINDOW_SIZE_SECONDS).",
+                    "KAAS_QUOTA_WINDOW_SIZE_SECONDS"),
             new Row("group.max.size", ConfigType.INT, c -> c.groups().maxSize(),
                     "The most members a consumer group may have; a JoinGroup beyond it is answered"
                             + " GROUP_MAX_SIZE_REACHED (KAAS_GROUP_MAX_SIZE).", "KAAS_GROUP_MAX_SIZE"),

@@ -60,7 +60,9 @@ import io.kaas.application.port.out.TransactionVerifier;
 import io.kaas.application.port.out.UserWriter;
 import io.kaas.application.produce.ProduceService;
 import io.kaas.application.producer.ProducerIdService;
+import io.kaas.application.quota.ClientQuotaEnforcer;
 import io.kaas.application.quota.ClientQuotaService;
+import io.kaas.application.quota.ConfiguredQuotas;
 import io.kaas.application.security.ReloadedSnapshot;
 import io.kaas.application.topic.BrokerConfigService;
 import io.kaas.application.topic.ClusterTopicAdmin;
@@ -290,7 +292,8 @@ public final class KaasBroker implements AutoCloseable {
                     transactions.producers(),
                     new PartitionLeadershipService(topics, cluster),
                     new UserScramCredentialService(credentials, users),
-                    new ClientQuotaService(credentials, users));
+                    new ClientQuotaService(credentials, users),
+                    new ClientQuotaEnforcer(ConfiguredQuotas.of(credentials), config.quotaWindow(), clock, metrics));
             server = KafkaServer.start(wire, listeners(config, useCases, accessControl,
                     new SaslAuthenticator(credentials, new ScramNonces()), boundPorts), io, metrics);
             BrokerTelemetry telemetry = BrokerTelemetry.start(config.telemetry(), metrics, () -> partitionCounts(topics),

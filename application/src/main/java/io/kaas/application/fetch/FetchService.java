@@ -105,7 +105,7 @@ public final class FetchService implements FetchUseCase {
             }
         }
         if (readable.isEmpty()) { // a session error, or nothing to read: answered at once, as Apache does
-            return CompletableFuture.completedFuture(sessions.answer(opened, Arrays.asList(answers)));
+            return CompletableFuture.completedFuture(answer(opened, Arrays.asList(answers), fetch.quota()));
         }
         Command command = new Command(fetch.maxWaitMs(), fetch.minBytes(), fetch.maxBytes(), fetch.readCommitted(),
                 readable);
@@ -120,8 +120,18 @@ public final class FetchService implements FetchUseCase {
                     answers[i] = next.next();
                 }
             }
-            return sessions.answer(opened, Arrays.asList(answers));
+            return answer(opened, Arrays.asList(answers), fetch.quota());
         });
+    }
+
+    /** The answer, or an empty throttled one when its bytes put the client over its fetch quota. */
+    private SessionFetchResult answer(FetchSessions.Opened opened, List<PartitionData> read, FetchQuota quota) {
+        long bytes = 0;
+        for (PartitionData data : read) {
+            bytes += data.sizeInBytes();
+        }
+        int throttleMs = quota.throttleMs(bytes);
+        return throttleMs > 0 ? sessions.throttled(opened, throttleMs) : sessions.answer(opened, read);
     }
 
     /**

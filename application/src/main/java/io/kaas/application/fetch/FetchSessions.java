@@ -194,6 +194,23 @@ public final class FetchSessions {
         return result;
     }
 
+    /**
+     * Answers an opened fetch whose client is over its fetch quota, as Apache 3.7 does: with no partitions and the
+     * session left as it was, so the next fetch reads the same data again; a full fetch opens no session.
+     */
+    public SessionFetchResult throttled(Opened opened, int throttleTimeMs) {
+        inProgress.decrementAndGet();
+        if (opened instanceof Incremental incremental) {
+            FetchSession<SessionPartition> session = incremental.session();
+            synchronized (session) {
+                KafkaError error = session.epoch() == incremental.answerEpoch() ? KafkaError.NONE
+                        : KafkaError.INVALID_FETCH_SESSION_EPOCH;
+                return new SessionFetchResult(error, session.id(), List.of(), throttleTimeMs);
+            }
+        }
+        return new SessionFetchResult(KafkaError.NONE, FetchSessionEpoch.NO_SESSION, List.of(), throttleTimeMs);
+    }
+
     /** An opened fetch whose read failed: it is not answered. */
     public void abandon(Opened opened) {
         inProgress.decrementAndGet();

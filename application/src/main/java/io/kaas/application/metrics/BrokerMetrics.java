@@ -1,8 +1,10 @@
 package io.kaas.application.metrics;
 
 import io.kaas.application.port.in.TrafficMetrics;
+import io.kaas.domain.quota.QuotaType;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -27,12 +29,18 @@ public final class BrokerMetrics implements TrafficMetrics {
     private final AtomicReferenceArray<RequestStats> requests = new AtomicReferenceArray<>(API_KEYS);
     private final Map<String, ConnectionCount> listeners = new ConcurrentHashMap<>();
     private final Histogram fsyncNanos = Histogram.latencyNanos();
+    /** Throttle times handed out, in milliseconds, per quota type. */
+    private final Map<QuotaType, Histogram> throttleTimes = new EnumMap<>(QuotaType.class);
     /** Appends acknowledged by one group-commit fsync. */
     private final Histogram groupCommitAppends = new Histogram(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024);
 
     /** @param nanoTime a monotonic clock in nanoseconds, for latencies ({@code System::nanoTime} in production) */
     public BrokerMetrics(LongSupplier nanoTime) {
         this.nanoTime = nanoTime;
+        for (QuotaType type : QuotaType.values()) {
+            throttleTimes.put(type, new Histogram(1, 5, 10, 25, 50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000,
+                    30_000, 60_000));
+        }
     }
 
     /** Counters nobody reads, for services built without an exporter (tests, tools); latencies read as zero. */
@@ -109,6 +117,11 @@ public final class BrokerMetrics implements TrafficMetrics {
     /** Each group-commit fsync of a partition, in nanoseconds. */
     public Histogram fsyncNanos() {
         return fsyncNanos;
+    }
+
+    /** Each throttle a client earned by exceeding its quota of {@code type}, in milliseconds. */
+    public Histogram throttleTime(QuotaType type) {
+        return throttleTimes.get(type);
     }
 
     /** How many appends each group-commit fsync acknowledged. */

@@ -3,6 +3,7 @@ package io.kaas.bootstrap.telemetry;
 import io.kaas.application.metrics.BrokerMetrics;
 import io.kaas.application.metrics.Histogram;
 import io.kaas.application.metrics.RequestStats;
+import io.kaas.domain.quota.QuotaType;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.sdk.common.InstrumentationScopeInfo;
@@ -15,6 +16,7 @@ import io.opentelemetry.sdk.resources.Resource;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.LongSupplier;
 
 /**
@@ -24,7 +26,9 @@ import java.util.function.LongSupplier;
  */
 final class SnapshotHistograms implements MetricProducer {
     static final AttributeKey<String> API = AttributeKey.stringKey("api");
+    static final AttributeKey<String> QUOTA_TYPE = AttributeKey.stringKey("quota_type");
     private static final double NANOS_PER_SECOND = 1e9;
+    private static final double MILLIS_PER_SECOND = 1e3;
 
     private final BrokerMetrics metrics;
     private final InstrumentationScopeInfo scope;
@@ -50,6 +54,13 @@ final class SnapshotHistograms implements MetricProducer {
             out.add(metric(resource, "kaas.request.duration", "From a request's dispatch to its handler's answer", "s",
                     requests));
         }
+        List<HistogramPointData> throttles = new ArrayList<>();
+        for (QuotaType type : QuotaType.values()) {
+            throttles.add(point(metrics.throttleTime(type).snapshot(), MILLIS_PER_SECOND, now,
+                    Attributes.of(QUOTA_TYPE, type.name().toLowerCase(Locale.ROOT))));
+        }
+        out.add(metric(resource, "kaas.throttle.time", "Each throttle a client earned by exceeding a quota", "s",
+                throttles));
         out.add(metric(resource, "kaas.log.fsync.duration", "Each group-commit fsync of a partition's segments", "s",
                 List.of(point(metrics.fsyncNanos().snapshot(), NANOS_PER_SECOND, now, Attributes.empty()))));
         out.add(metric(resource, "kaas.log.group_commit.appends", "Appends acknowledged by one group-commit fsync",

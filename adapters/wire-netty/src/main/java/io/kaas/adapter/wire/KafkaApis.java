@@ -74,9 +74,10 @@ public final class KafkaApis {
     public static ApiRegistry registry(UseCases uc, AccessControl accessControl) {
         Access access = new Access(accessControl.authorizer());
         return ApiRegistry.builder()
-                .serve(ApiKeys.PRODUCE, 3, 10, new ProduceHandler(uc.produce(), access))
+                .quotas(uc.quotaEnforcement())
+                .serve(ApiKeys.PRODUCE, 3, 10, new ProduceHandler(uc.produce(), access, uc.quotaEnforcement()))
                 .advertiseFrom(ApiKeys.PRODUCE, 0)
-                .serve(ApiKeys.FETCH, 4, 16, new FetchHandler(uc.fetch(), access))
+                .serve(ApiKeys.FETCH, 4, 16, new FetchHandler(uc.fetch(), access, uc.quotaEnforcement()))
                 .serve(ApiKeys.LIST_OFFSETS, 1, 8, new ListOffsetsHandler(uc.listOffsets(), access))
                 .serve(ApiKeys.METADATA, 0, 12, new MetadataHandler(uc.metadata(), uc.topics(), uc.cluster(), access))
                 .serve(ApiKeys.OFFSET_COMMIT, 0, 9, new OffsetCommitHandler(uc.groups(), access))

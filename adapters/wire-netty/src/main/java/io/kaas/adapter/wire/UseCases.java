@@ -13,6 +13,7 @@ import io.kaas.application.port.in.MetadataUseCase;
 import io.kaas.application.port.in.PartitionLeadershipUseCase;
 import io.kaas.application.port.in.ProduceUseCase;
 import io.kaas.application.port.in.ProducerIdUseCase;
+import io.kaas.application.port.in.QuotaEnforcement;
 import io.kaas.application.port.in.TopicAdminUseCase;
 import io.kaas.application.port.in.TransactionCoordinator;
 import io.kaas.application.port.in.UserScramCredentialsUseCase;
@@ -25,7 +26,7 @@ public record UseCases(ProduceUseCase produce, FetchUseCase fetch, ListOffsetsUs
                        LogDirsUseCase logDirs, GroupCoordinator groups, TransactionCoordinator transactions,
                        WriteTxnMarkersUseCase txnMarkers, DescribeProducersUseCase producerStates,
                        PartitionLeadershipUseCase leadership, UserScramCredentialsUseCase scramCredentials,
-                       ClientQuotasUseCase quotas) {
+                       ClientQuotasUseCase quotas, QuotaEnforcement quotaEnforcement) {
 
     /**
      * The same use cases with the cluster as one listener advertises it: Metadata, FindCoordinator and
@@ -33,6 +34,7 @@ public record UseCases(ProduceUseCase produce, FetchUseCase fetch, ListOffsetsUs
      */
     public UseCases withCluster(ClusterUseCase listenerCluster) {
         return new UseCases(produce, fetch, listOffsets, metadata, topics, listenerCluster, producerIds, deleteRecords,
-                configs, logDirs, groups, transactions, txnMarkers, producerStates, leadership, scramCredentials, quotas);
+                configs, logDirs, groups, transactions, txnMarkers, producerStates, leadership, scramCredentials, quotas,
+                quotaEnforcement);
     }
 }

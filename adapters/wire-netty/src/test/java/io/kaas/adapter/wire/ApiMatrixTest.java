@@ -15,7 +15,7 @@ class ApiMatrixTest {
     @Test
     void committedMatrixMatchesTheRegistry() throws IOException {
         String rendered = ApiMatrix.render(KafkaApis.registry(new UseCases(null, null, null, null, null, null, null, null, null, null, null,
-                null, null, null, null, null, null)));
+                null, null, null, null, null, null, null)));
         if (Boolean.getBoolean("kaas.regenerate")) {
             Files.createDirectories(MATRIX.getParent());
             Files.writeString(MATRIX, rendered, StandardCharsets.UTF_8);

@@ -64,10 +64,25 @@ public interface FetchUseCase {
      *                     or changes
      * @param forgotten    partitions an incremental fetch removes from its session
      * @param mayRead      whether the client may read a topic; the others are answered TOPIC_AUTHORIZATION_FAILED
+     * @param quota        what the answer costs the client's fetch byte-rate quota
      */
     record SessionFetch(int sessionId, int epoch, boolean usesTopicIds, int maxWaitMs, int minBytes, int maxBytes,
                         boolean readCommitted, List<SessionPartition> partitions, List<SessionKey> forgotten,
-                        Predicate<String> mayRead) {
+                        Predicate<String> mayRead, FetchQuota quota) {
+    }
+
+    /** The client's {@code consumer_byte_rate} quota, as the fetch's answer is charged to it. */
+    @FunctionalInterface
+    interface FetchQuota {
+        FetchQuota NONE = bytes -> 0;
+
+        /**
+         * Records an answer of {@code bytes}; when that throttles the client the bytes are taken back, as the answer
+         * then goes out empty (Apache 3.7).
+         *
+         * @return the throttle time in milliseconds; 0 to send the answer
+         */
+        int throttleMs(long bytes);
     }
 
     /** One partition a fetch names, with what the client asks of it. */
@@ -76,9 +91,13 @@ public interface FetchUseCase {
 
     /**
      * The answer: a session error with no partitions, or the partitions to send (in an incremental session,
-     * only those that changed) with the session id the client is to use next ({@code NO_SESSION}: none).
+     * only those that changed) with the session id the client is to use next ({@code NO_SESSION}: none); or,
+     * when the client is over its fetch quota, no partitions and how long it is throttled.
      */
-    record SessionFetchResult(KafkaError error, int sessionId, List<SessionAnswer> partitions) {
+    record SessionFetchResult(KafkaError error, int sessionId, List<SessionAnswer> partitions, int throttleTimeMs) {
+        public SessionFetchResult(KafkaError error, int sessionId, List<SessionAnswer> partitions) {
+            this(error, sessionId, partitions, 0);
+        }
     }
 
     /** A partition's answer, under the key its request named it by; an unknown topic id has the topic name "". */

@@ -1,5 +1,6 @@
 package io.kaas.adapter.wire.dispatch;
 
+import io.kaas.application.port.in.QuotaEnforcement;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -19,9 +20,11 @@ import org.apache.kafka.common.requests.ApiVersionsResponse;
  */
 public final class ApiRegistry {
     private final Map<ApiKeys, Entry<?>> entries;
+    private final QuotaEnforcement quotas;
 
-    private ApiRegistry(Map<ApiKeys, Entry<?>> entries) {
+    private ApiRegistry(Map<ApiKeys, Entry<?>> entries, QuotaEnforcement quotas) {
         this.entries = entries;
+        this.quotas = quotas;
     }
 
     public static Builder builder() {
@@ -55,6 +58,11 @@ public final class ApiRegistry {
         return keys;
     }
 
+    /** The client quotas the served requests are charged to (the request quota by the dispatcher). */
+    public QuotaEnforcement quotas() {
+        return quotas;
+    }
+
     /** Whether the key's handler blocks (file I/O with fsyncs) and must run off the event loop. */
     public boolean isBlocking(ApiKeys key) {
         Entry<?> entry = entries.get(key);
@@ -75,6 +83,7 @@ public final class ApiRegistry {
     /** Collects entries; ApiVersions itself is always served, answered from the registry. */
     public static final class Builder {
         private final Map<ApiKeys, Entry<?>> entries = new EnumMap<>(ApiKeys.class);
+        private QuotaEnforcement quotas = QuotaEnforcement.NONE;
 
         private Builder() {
         }
@@ -124,8 +133,14 @@ public final class ApiRegistry {
                     entry.blocking());
         }
 
+        /** The client quotas requests are charged to; none unless set. */
+        public Builder quotas(QuotaEnforcement quotas) {
+            this.quotas = quotas;
+            return this;
+        }
+
         public ApiRegistry build() {
-            ApiRegistry registry = new ApiRegistry(entries);
+            ApiRegistry registry = new ApiRegistry(entries, quotas);
             ApiHandler<ApiVersionsRequest> apiVersions = (context, request) -> CompletableFuture.completedFuture(
                     request.isValid()
                             ? new ApiVersionsResponse(new ApiVersionsResponseData().setApiKeys(registry.apiVersions()))

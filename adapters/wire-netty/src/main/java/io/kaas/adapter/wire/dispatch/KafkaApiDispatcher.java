@@ -25,7 +25,10 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
@@ -52,6 +55,11 @@ import org.slf4j.LoggerFactory;
  * connection has authenticated (the pre-authentication gate); the principal it authenticates is
  * the {@link RequestContext#principal()} of every later request. A connection that does not
  * authenticate by SASL is the principal its TLS client certificate gave it, or ANONYMOUS.
+ *
+ * <p>Quotas (KIP-124, KIP-219): the time a request's handler ran on the broker's threads is charged to the
+ * client's {@code request_percentage} quota, and a throttle from it or from a byte-rate quota (which the Produce and
+ * Fetch handlers put in their responses) is answered at once in {@code throttle_time_ms}; then the connection is
+ * not read until the throttle time has passed, so a client that ignores it is held back all the same.
  */
 public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaApiDispatcher.class);
@@ -76,6 +84,9 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
     private final int maxFrameBytes;
     /** Each API's request count, failures and latency. */
     private final TrafficMetrics metrics;
+    /** Reading is paused until this task ends a quota throttle (KIP-219); event-loop confined. */
+    private ScheduledFuture<?> throttleEnd;
+    private long throttledUntilNanos;
 
     /**
      * A connection on a listener without authentication: every request is ANONYMOUS.
@@ -160,7 +171,9 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
         }
         AbstractRequest body = request.body();
         boolean answered = !(body instanceof ProduceRequest produce && produce.acks() == 0);
-        Slot slot = new Slot(request, answered, request.frame().readableBytes(), metrics.nanoTime());
+        RequestContext context = new RequestContext(request.header(), ctx.channel().remoteAddress(), ctx.executor(),
+                principal(ctx), request.frame().readableBytes());
+        Slot slot = new Slot(request, context, answered, request.frame().readableBytes(), metrics.nanoTime());
         slot.closeAfterAnswer = admission != null && admission.thenClose();
         uncompleted.add(slot);
         if (answered) {
@@ -172,8 +185,6 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
         updateAutoRead(ctx);
 
         CompletionStage<? extends AbstractResponse> stage;
-        RequestContext context = new RequestContext(request.header(), ctx.channel().remoteAddress(), ctx.executor(),
-                principal(ctx));
         if (admission != null && admission.answer().isPresent()) {
             stage = CompletableFuture.completedFuture(admission.answer().get());
             if (sasl.isComplete()) {
@@ -183,11 +194,11 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
             stage = CompletableFuture.completedFuture(body.getErrorResponse(0, Errors.UNSUPPORTED_VERSION.exception()));
         } else if (registry.isBlocking(body.apiKey())) {
             blockingRunning = slot;
-            stage = CompletableFuture.supplyAsync(() -> registry.handle(context, body), blockingExecutor)
-                    .thenCompose(Function.identity());
+            stage = CompletableFuture.supplyAsync(() -> timed(slot, () -> registry.handle(context, body)),
+                    blockingExecutor).thenCompose(Function.identity());
         } else {
             try {
-                stage = registry.handle(context, body);
+                stage = timed(slot, () -> registry.handle(context, body));
             } catch (RuntimeException e) {
                 stage = CompletableFuture.failedFuture(e);
             }
@@ -209,6 +220,50 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
         });
     }
 
+    /** Runs a handler, keeping the time it ran on this thread for the request quota. */
+    private <T> T timed(Slot slot, Supplier<T> handler) {
+        long started = metrics.nanoTime();
+        try {
+            return handler.get();
+        } finally {
+            slot.handlerNanos = metrics.nanoTime() - started;
+        }
+    }
+
+    /**
+     * Charges the request quota (not for acks=0 produces, as Apache) and answers the throttle the response is to
+     * carry: the larger of the request quota's and the one the handler put in (a byte-rate quota's).
+     */
+    private int throttleMs(Slot slot, AbstractResponse response) {
+        RequestContext context = slot.context;
+        int requestThrottle = slot.answered
+                ? registry.quotas().request(context.user(), context.clientId(), slot.handlerNanos) : 0;
+        if (response == null) {
+            return requestThrottle;
+        }
+        if (requestThrottle > response.throttleTimeMs()) {
+            response.maybeSetThrottleTimeMs(requestThrottle);
+        }
+        return Math.max(requestThrottle, response.throttleTimeMs());
+    }
+
+    /** KIP-219: the connection is not read for {@code throttleMs}, however its client treats the throttle. */
+    private void throttle(ChannelHandlerContext ctx, int throttleMs) {
+        long until = metrics.nanoTime() + TimeUnit.MILLISECONDS.toNanos(throttleMs);
+        if (throttleMs <= 0 || closed || throttleEnd != null && until - throttledUntilNanos <= 0) {
+            return;
+        }
+        if (throttleEnd != null) {
+            throttleEnd.cancel(false);
+        }
+        throttledUntilNanos = until;
+        throttleEnd = ctx.executor().schedule(() -> {
+            throttleEnd = null;
+            updateAutoRead(ctx);
+        }, throttleMs, TimeUnit.MILLISECONDS);
+        updateAutoRead(ctx);
+    }
+
     private void complete(ChannelHandlerContext ctx, Slot slot, AbstractResponse response, Throwable error) {
         if (!uncompleted.remove(slot)) {
             return; // the connection closed first and released the frame; nobody is waiting for the answer
@@ -216,6 +271,7 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
         KafkaRequest request = slot.request;
         ApiKeys api = request.header().apiKey();
         metrics.requestCompleted(api.id, api.name, metrics.nanoTime() - slot.dispatchedNanos, error != null);
+        throttle(ctx, throttleMs(slot, error == null ? response : null));
         request.frame().release();
         inFlightBytes -= slot.frameBytes;
         if (blockingRunning == slot) {
@@ -339,6 +395,10 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         closed = true;
+        if (throttleEnd != null) {
+            throttleEnd.cancel(false);
+            throttleEnd = null;
+        }
         // A request still with its handler (a fetch parked until its max wait, say) may never complete: the
         // broker may be shutting down, its timers with it. Give its frame back now - unless its handler may still
         // read it: a blocking handler running on its executor, or a produce whose batches (views of the frame)
@@ -390,7 +450,7 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
     }
 
     private void updateAutoRead(ChannelHandlerContext ctx) {
-        boolean read = !closed && ctx.channel().isWritable()
+        boolean read = !closed && throttleEnd == null && ctx.channel().isWritable()
                 && inFlight.size() + unansweredNoResponse + waiting.size() < limits.maxInFlightRequests()
                 && inFlightBytes < limits.maxInFlightBytes();
         if (ctx.channel().config().isAutoRead() != read) {
@@ -401,6 +461,7 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
     /** One request on its way to being answered. */
     private static final class Slot {
         final KafkaRequest request;
+        final RequestContext context;
         final boolean answered;
         final int frameBytes;
         /** When the request was handed to its handler, for its latency. */
@@ -408,9 +469,12 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
         ResponseFrame encoded;
         /** The SASL gate refused the connection: close once this answer is written. */
         boolean closeAfterAnswer;
+        /** How long its handler ran on the thread that called it (the event loop or a blocking one). */
+        volatile long handlerNanos;
 
-        Slot(KafkaRequest request, boolean answered, int frameBytes, long dispatchedNanos) {
+        Slot(KafkaRequest request, RequestContext context, boolean answered, int frameBytes, long dispatchedNanos) {
             this.request = request;
+            this.context = context;
             this.answered = answered;
             this.frameBytes = frameBytes;
             this.dispatchedNanos = dispatchedNanos;

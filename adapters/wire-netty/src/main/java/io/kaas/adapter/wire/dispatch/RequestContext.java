@@ -12,10 +12,16 @@ import org.apache.kafka.common.requests.RequestHeader;
  * Who sent a request and how: what handlers may know beyond the request body (the principal the
  * connection authenticated as, {@link KafkaPrincipal#ANONYMOUS} without authentication, is what ACLs
  * and quotas key on); and the connection's event loop, where a handler's continuations resume (see
- * {@link #resume}).
+ * {@link #resume}). {@code requestBytes} is the request's size on the wire, header included: what a produce
+ * quota charges, as Apache's {@code request.sizeInBytes}.
  */
 public record RequestContext(RequestHeader header, SocketAddress clientAddress, Executor loop,
-                             KafkaPrincipal principal) {
+                             KafkaPrincipal principal, int requestBytes) {
+    /** A request whose size nobody charges (tests of handlers). */
+    public RequestContext(RequestHeader header, SocketAddress clientAddress, Executor loop, KafkaPrincipal principal) {
+        this(header, clientAddress, loop, principal, 0);
+    }
+
     /**
      * The use case's answer, with whatever a handler chains on it run on the connection's event loop:
      * an answer completed by an fsync, a timer or another broker would otherwise run the handler's
@@ -31,8 +37,15 @@ public record RequestContext(RequestHeader header, SocketAddress clientAddress, 
         return header.apiVersion();
     }
 
+    /** The header's client id; "" for none. */
     public String clientId() {
-        return header.clientId();
+        String clientId = header.clientId();
+        return clientId == null ? "" : clientId;
+    }
+
+    /** The principal's name: the user a quota is looked up for. */
+    public String user() {
+        return principal.name();
     }
 
     /** The client's IP address as text ({@code 127.0.0.1}): what an ACL's host names, as in Apache. */

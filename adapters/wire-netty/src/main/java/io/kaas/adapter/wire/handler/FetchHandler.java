@@ -7,6 +7,7 @@ import io.kaas.adapter.wire.mapping.Access;
 import io.kaas.adapter.wire.mapping.TopicIdMapping;
 import io.kaas.application.port.in.FetchUseCase;
 import io.kaas.application.port.in.FetchedRecords;
+import io.kaas.application.port.in.QuotaEnforcement;
 import io.kaas.domain.fetch.SessionKey;
 import io.kaas.domain.security.AclOperation;
 import java.util.ArrayList;
@@ -29,6 +30,10 @@ import org.apache.kafka.common.requests.FetchResponse;
  * Batches go back as views of the log's bytes; read_committed fetches stop at the last stable offset and
  * carry the aborted transactions their batches overlap. READ on each topic, else TOPIC_AUTHORIZATION_FAILED
  * for its partitions, as Apache.
+ *
+ * <p>The client's {@code consumer_byte_rate} quota caps what one answer may carry (its bound over all but the
+ * filling sample, as Apache) and is charged the answer's bytes; an answer that puts the client over it goes out
+ * empty, with the throttle time, and the session unchanged, so the same data is fetched again afterwards.
  */
 public final class FetchHandler implements ApiHandler<FetchRequest> {
     /** Fetch v13 switched from topic names to topic ids. */
@@ -36,10 +41,12 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
 
     private final FetchUseCase fetch;
     private final Access access;
+    private final QuotaEnforcement quotas;
 
-    public FetchHandler(FetchUseCase fetch, Access access) {
+    public FetchHandler(FetchUseCase fetch, Access access, QuotaEnforcement quotas) {
         this.fetch = fetch;
         this.access = access;
+        this.quotas = quotas;
     }
 
     @Override
@@ -60,9 +67,12 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
             }
         }
         boolean readCommitted = request.isolationLevel() == IsolationLevel.READ_COMMITTED;
+        String user = context.user();
+        String clientId = context.clientId();
+        int maxBytes = Math.min(data.maxBytes(), quotas.fetchMaxBytes(user, clientId));
         FetchUseCase.SessionFetch command = new FetchUseCase.SessionFetch(data.sessionId(), data.sessionEpoch(), byId,
-                data.maxWaitMs(), data.minBytes(), data.maxBytes(), readCommitted, partitions, forgotten,
-                name -> access.topic(context, AclOperation.READ, name));
+                data.maxWaitMs(), Math.min(data.minBytes(), maxBytes), maxBytes, readCommitted, partitions, forgotten,
+                name -> access.topic(context, AclOperation.READ, name), bytes -> quotas.fetch(user, clientId, bytes));
         return context.resume(fetch.fetch(command)).thenApply(result -> response(result, readCommitted));
     }
 
@@ -72,7 +82,7 @@ public final class FetchHandler implements ApiHandler<FetchRequest> {
 
     private static FetchResponse response(FetchUseCase.SessionFetchResult result, boolean readCommitted) {
         FetchResponseData data = new FetchResponseData().setErrorCode(result.error().code())
-                .setSessionId(result.sessionId());
+                .setSessionId(result.sessionId()).setThrottleTimeMs(result.throttleTimeMs());
         FetchResponseData.FetchableTopicResponse current = null;
         SessionKey currentKey = null;
         for (FetchUseCase.SessionAnswer answer : result.partitions()) {

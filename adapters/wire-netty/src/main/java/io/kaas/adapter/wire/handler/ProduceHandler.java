@@ -4,6 +4,7 @@ import io.kaas.adapter.wire.dispatch.ApiHandler;
 import io.kaas.adapter.wire.dispatch.RequestContext;
 import io.kaas.adapter.wire.mapping.Access;
 import io.kaas.application.port.in.ProduceUseCase;
+import io.kaas.application.port.in.QuotaEnforcement;
 import io.kaas.domain.batch.RecordBatchHeader;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.security.AclOperation;
@@ -27,6 +28,8 @@ import org.apache.kafka.common.requests.ProduceResponse;
  * produce use case. Records are never decoded here. As Apache: transactional batches need WRITE on the
  * transactional id (else the whole request fails TRANSACTIONAL_ID_AUTHORIZATION_FAILED), and each topic
  * WRITE (else TOPIC_AUTHORIZATION_FAILED for its partitions); idempotence needs nothing more (KIP-679).
+ * Once the appends are done the request's size is charged to the client's {@code producer_byte_rate} quota,
+ * whose throttle time the response carries (the dispatcher then holds the connection back for as long).
  */
 public final class ProduceHandler implements ApiHandler<ProduceRequest> {
     private static final int ZSTD = 4;
@@ -35,10 +38,12 @@ public final class ProduceHandler implements ApiHandler<ProduceRequest> {
 
     private final ProduceUseCase produce;
     private final Access access;
+    private final QuotaEnforcement quotas;
 
-    public ProduceHandler(ProduceUseCase produce, Access access) {
+    public ProduceHandler(ProduceUseCase produce, Access access, QuotaEnforcement quotas) {
         this.produce = produce;
         this.access = access;
+        this.quotas = quotas;
     }
 
     @Override
@@ -72,7 +77,10 @@ public final class ProduceHandler implements ApiHandler<ProduceRequest> {
                 .thenApply(results -> {
                     Map<TopicPartition, ProduceUseCase.PartitionResult> byPartition = new LinkedHashMap<>(refused);
                     results.forEach(r -> byPartition.put(r.partition(), r));
-                    return response(order, byPartition);
+                    ProduceResponse response = response(order, byPartition);
+                    response.data().setThrottleTimeMs(quotas.produce(context.user(), context.clientId(),
+                            context.requestBytes()));
+                    return response;
                 });
     }
 

@@ -29,6 +29,7 @@ import io.kaas.application.memory.InMemoryProducerIdBlockStore;
 import io.kaas.application.memory.InMemoryTopicStore;
 import io.kaas.application.memory.InMemoryTransactionStateStore;
 import io.kaas.application.metrics.BrokerMetrics;
+import io.kaas.application.port.in.QuotaEnforcement;
 import io.kaas.application.port.in.TopicAdminUseCase;
 import io.kaas.application.produce.ProduceService;
 import io.kaas.application.quota.ClientQuotaService;
@@ -138,7 +139,8 @@ public final class InMemoryBroker {
                 transactions.producers(),
                 new PartitionLeadershipService(topics, cluster),
                 new UserScramCredentialService(credentials, new StoredUserWriter(credentials)),
-                new ClientQuotaService(credentials, new StoredUserWriter(credentials)));
+                new ClientQuotaService(credentials, new StoredUserWriter(credentials)),
+                QuotaEnforcement.NONE);
     }
 
     /** The users SCRAM and PLAIN exchanges verify against, as the credentials file would hold them. */
