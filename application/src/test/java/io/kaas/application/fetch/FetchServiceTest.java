@@ -10,6 +10,8 @@ import io.kaas.application.fake.WatchedLogEngine;
 import io.kaas.application.log.MemoryLogEngine;
 import io.kaas.application.log.PartitionLog;
 import io.kaas.application.memory.InMemoryTopicStore;
+import io.kaas.application.metrics.BrokerMetrics;
+import io.kaas.application.port.in.FetchUseCase;
 import io.kaas.application.port.in.FetchUseCase.Command;
 import io.kaas.application.port.in.FetchUseCase.PartitionData;
 import io.kaas.application.port.in.FetchUseCase.PartitionRequest;
@@ -19,6 +21,8 @@ import io.kaas.domain.batch.RecordBatchHeader;
 import io.kaas.domain.batch.TestBatches;
 import io.kaas.domain.config.BrokerConfigs;
 import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.fetch.FetchSessionEpoch;
+import io.kaas.domain.fetch.SessionKey;
 import io.kaas.domain.log.LogOffsets;
 import io.kaas.domain.topic.Topic;
 import io.kaas.domain.topic.TopicPartition;
@@ -517,6 +521,50 @@ class FetchServiceTest {
                 }
             }
             after.accept(partition, method);
+        }
+    }
+
+    /** A fetch whose answer puts the client over its fetch quota: answered empty, the session left as it was. */
+    @Nested
+    class Throttled {
+        private final FetchService sessionFetch = new FetchService(topics, purgatory, scheduler, Runnable::run,
+                BrokerMetrics.unobserved(),
+                new FetchSessions(10, 60_000, scheduler.clock(), () -> 42));
+
+        private FetchUseCase.SessionFetchResult fetch(int sessionId, int epoch, FetchUseCase.FetchQuota quota) {
+            List<FetchUseCase.SessionPartition> partitions = epoch == FetchSessionEpoch.INITIAL
+                    ? List.of(new FetchUseCase.SessionPartition(SessionKey.byName("t", 0), 0,
+                            Integer.MAX_VALUE, -1)) : List.of();
+            return sessionFetch.fetch(new FetchUseCase.SessionFetch(sessionId, epoch, false, 0, 1, Integer.MAX_VALUE,
+                    false, partitions, List.of(), name -> true, quota)).toCompletableFuture().join();
+        }
+
+        @Test
+        void aThrottledFullFetchAnswersNothingAndOpensNoSession() {
+            append(P0, TestBatches.plain(1));
+
+            FetchUseCase.SessionFetchResult result = fetch(0, 0, bytes -> bytes > 0 ? 700 : 0);
+
+            assertThat(result.throttleTimeMs()).isEqualTo(700);
+            assertThat(result.partitions()).isEmpty();
+            assertThat(result.sessionId()).isZero();
+        }
+
+        @Test
+        void aThrottledIncrementalFetchLeavesTheSessionSoTheDataComesNextTime() {
+            FetchUseCase.SessionFetchResult opened = fetch(0, 0, FetchUseCase.FetchQuota.NONE);
+            assertThat(opened.sessionId()).isEqualTo(42);
+            append(P0, TestBatches.plain(1));
+
+            FetchUseCase.SessionFetchResult throttled = fetch(42, 1, bytes -> 500);
+            assertThat(throttled.partitions()).isEmpty();
+            assertThat(throttled.sessionId()).isEqualTo(42);
+            assertThat(throttled.error()).isEqualTo(KafkaError.NONE);
+
+            FetchUseCase.SessionFetchResult next = fetch(42, 2, FetchUseCase.FetchQuota.NONE);
+            assertThat(next.throttleTimeMs()).isZero();
+            assertThat(next.partitions()).singleElement()
+                    .satisfies(answer -> assertThat(answer.data().sizeInBytes()).isEqualTo(BATCH));
         }
     }
 }

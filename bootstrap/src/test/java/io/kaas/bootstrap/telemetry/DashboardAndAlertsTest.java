@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.kaas.application.metrics.BrokerMetrics;
 import io.kaas.application.metrics.ConsumerLag.PartitionLag;
+import io.kaas.domain.quota.QuotaType;
 import io.kaas.domain.topic.TopicPartition;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -155,6 +156,7 @@ class DashboardAndAlertsTest {
         metrics.connectionOpened("PLAINTEXT");
         metrics.fsyncNanos().record(2_000_000);
         metrics.groupCommitAppends().record(4);
+        metrics.throttleTime(QuotaType.PRODUCE).record(250);
         List<PartitionLag> lag = List.of(new PartitionLag("billing", new TopicPartition("orders", 0), 5));
         try (BrokerTelemetry telemetry = BrokerTelemetry.start(TelemetrySettings.fromEnvironment(Map.of(), 0), metrics,
                 () -> new BrokerTelemetry.PartitionCounts(1, 0), () -> lag)) {

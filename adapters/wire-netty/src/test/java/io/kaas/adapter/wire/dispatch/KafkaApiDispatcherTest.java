@@ -18,6 +18,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
@@ -478,6 +479,26 @@ class KafkaApiDispatcherTest {
     }
 
     // ---- backpressure ----------------------------------------------------------------------------
+
+    /** KIP-219: a throttled client is answered at once, then its connection is not read for the throttle time. */
+    @Test
+    void aThrottledResponseGoesOutAtOnceThenReadingPausesForTheThrottleTime() {
+        wire = new WireChannel(registry());
+        wire.channel().freezeTime();
+        int id = wire.send(metadataRequest());
+
+        metadata.complete(0, new MetadataResponse(new MetadataResponseData().setClusterId("c").setThrottleTimeMs(250),
+                METADATA_VERSION));
+
+        assertThat(receiveMetadata(id).throttleTimeMs()).isEqualTo(250);
+        assertThat(wire.isAutoRead()).as("throttled").isFalse();
+        wire.channel().advanceTimeBy(249, TimeUnit.MILLISECONDS);
+        wire.channel().runScheduledPendingTasks();
+        assertThat(wire.isAutoRead()).as("still throttled").isFalse();
+        wire.channel().advanceTimeBy(1, TimeUnit.MILLISECONDS);
+        wire.channel().runScheduledPendingTasks();
+        assertThat(wire.isAutoRead()).as("the throttle is over").isTrue();
+    }
 
     @Test
     void readingStopsAtTheRequestLimitAndResumesWhenAnswered() {
