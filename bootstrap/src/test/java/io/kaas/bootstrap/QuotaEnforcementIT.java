@@ -35,6 +35,8 @@ import org.apache.kafka.common.requests.ProduceResponse;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Byte-rate quotas enforced on real clients, set and removed through the Admin API as an operator would: a producer
@@ -44,15 +46,18 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * quota), measured once throttling has begun, after the quota window's initial allowance.
  */
 class QuotaEnforcementIT {
+    /** Rates over 4 samples of a second (Apache's quota.window.num and .size.seconds): a shorter initial allowance. */
     @RegisterExtension
-    static final KaasBrokerExtension KAAS = KaasBrokerExtension.create();
+    static final KaasBrokerExtension KAAS = KaasBrokerExtension.create()
+            .withEnv(Map.of("KAAS_QUOTA_WINDOW_NUM", "4", "KAAS_QUOTA_WINDOW_SIZE_SECONDS", "1"));
+    private static final Logger LOG = LoggerFactory.getLogger(QuotaEnforcementIT.class);
 
     /** Clients without authentication are User:ANONYMOUS: the quota entity they fall under. */
     private static final ClientQuotaEntity ANONYMOUS = new ClientQuotaEntity(Map.of(ClientQuotaEntity.USER,
             "ANONYMOUS"));
     private static final int RECORD_BYTES = 1_024;
     private static final double QUOTA = 200_000;
-    private static final Duration MEASURED = Duration.ofSeconds(5);
+    private static final Duration MEASURED = Duration.ofSeconds(4);
 
     @AfterEach
     void removeQuotas() throws Exception {
@@ -87,13 +92,16 @@ class QuotaEnforcementIT {
                 assertThat(metric(producer.metrics(), "produce-throttle-time-avg")).isPositive();
 
                 double rate = bytesPerSecond(acked);
+                LOG.info("producer under a {} B/s quota: {} B/s", QUOTA, Math.round(rate));
                 assertThat(rate).as("acknowledged bytes/s under a %s B/s quota", QUOTA).isPositive()
                         .isLessThanOrEqualTo(2 * QUOTA);
 
                 alterQuota("producer_byte_rate", null);
                 await().atMost(Duration.ofSeconds(30))
                         .until(() -> metric(producer.metrics(), "produce-throttle-time-max") == 0);
-                assertThat(bytesPerSecond(acked)).as("without the quota").isGreaterThan(2 * QUOTA);
+                double unthrottled = bytesPerSecond(acked);
+                LOG.info("producer without the quota: {} B/s", Math.round(unthrottled));
+                assertThat(unthrottled).as("without the quota").isGreaterThan(2 * QUOTA);
             } finally {
                 stop.set(true);
                 sender.join(TimeUnit.SECONDS.toMillis(70));
@@ -105,7 +113,7 @@ class QuotaEnforcementIT {
     void aConsumerAboveItsQuotaIsThrottledAndHeldNearIt() throws Exception {
         EmbeddedKaas kaas = KAAS.kaas();
         String topic = createTopic("fetch-quota");
-        int records = 4_000; // 4 MB: twenty seconds' worth at the quota
+        int records = 2_500; // 2.5 MB: over twelve seconds' worth at the quota
         try (KafkaProducer<byte[], byte[]> producer = kaas.producer()) {
             byte[] value = new byte[RECORD_BYTES];
             for (int i = 0; i < records; i++) {
@@ -138,6 +146,7 @@ class QuotaEnforcementIT {
                 poll.run();
             }
             double rate = (consumed.get() - startBytes) / ((System.nanoTime() - start) / 1e9);
+            LOG.info("consumer under a {} B/s quota: {} B/s", QUOTA, Math.round(rate));
             assertThat(rate).as("consumed bytes/s under a %s B/s quota", QUOTA).isPositive()
                     .isLessThanOrEqualTo(2 * QUOTA);
         }
@@ -167,6 +176,7 @@ class QuotaEnforcementIT {
                 sent += batch.sizeInBytes();
             }
             double rate = sent / ((System.nanoTime() - start) / 1e9);
+            LOG.info("raw client ignoring the throttle under a {} B/s quota: {} B/s", QUOTA, Math.round(rate));
             assertThat(rate).as("bytes/s of a client ignoring the throttle, quota %s B/s", QUOTA).isPositive()
                     .isLessThanOrEqualTo(2 * QUOTA);
         }
