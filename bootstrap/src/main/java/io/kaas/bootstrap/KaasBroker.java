@@ -23,6 +23,8 @@ import io.kaas.adapter.wire.UseCases;
 import io.kaas.adapter.wire.WireListener;
 import io.kaas.adapter.wire.WireSettings;
 import io.kaas.adapter.wire.codec.KafkaBatchRecordSearch;
+import io.kaas.adapter.wire.codec.KafkaCompactionRecords;
+import io.kaas.adapter.wire.codec.KafkaRecordKeys;
 import io.kaas.adapter.wire.dispatch.ConnectionLimits;
 import io.kaas.application.authentication.CredentialCache;
 import io.kaas.application.authentication.SaslAuthenticator;
@@ -220,6 +222,11 @@ public final class KaasBroker implements AutoCloseable {
         topics.addDeletionListener(topic -> metrics.forgetTopic(topic.name()));
         PartitionSweep retention = PartitionSweep.start("the retention sweep", topics, scheduler, io, clock,
                 config.retentionCheckIntervalMs(), PartitionLog::applyRetention);
+        Optional<LogCleanerThread> logCleaner = engine instanceof DiskLogEngine diskEngine
+                ? Optional.of(new LogCleanerThread(diskEngine.cleaner(new KafkaCompactionRecords(),
+                        RatePacer.of(config.logCleaner().ioMaxBytesPerSecond()), config.logCleaner().mapCapacity()),
+                        scheduler, config.logCleaner().backoffMs()))
+                : Optional.empty();
         PartitionSweep producerExpiry = PartitionSweep.start("the producer-id expiry", topics, scheduler, io, clock,
                 config.producerIdExpirationCheckIntervalMs(),
                 (log, now) -> log.expireProducers(now, config.producerIdExpirationMs()));
@@ -260,7 +267,7 @@ public final class KaasBroker implements AutoCloseable {
         List<Runnable> stopSequence = new ArrayList<>();
         runtime.ifPresent(r -> stopSequence.add(r::close));
         stopSequence.addAll(List.of(credentials::close, transactions::close, groups::close, producerExpiry::close,
-                retention::close, engine::close, scheduler::close, io::shutdown));
+                retention::close, () -> logCleaner.ifPresent(LogCleanerThread::close), engine::close, scheduler::close, io::shutdown));
         KafkaServer server;
         HealthServer health;
         try {
@@ -274,7 +281,7 @@ public final class KaasBroker implements AutoCloseable {
             UseCases useCases = new UseCases(
                     new ProduceService(topics, clock, scheduler,
                             config.transactions().partitionVerification() ? verifier : null,
-                            runtime.map(ClusterRuntime::writeFence).orElse(WriteFence.OPEN), metrics),
+                            runtime.map(ClusterRuntime::writeFence).orElse(WriteFence.OPEN), metrics, new KafkaRecordKeys()),
                     new FetchService(topics, purgatory, scheduler, io, metrics, fetchSessions),
                     new ListOffsetsService(topics, io, new KafkaBatchRecordSearch()),
                     new MetadataService(topics, topicAdmin, cluster, settings, io),

@@ -31,6 +31,7 @@ public final class LogCleaner {
     private final Clock clock;
     private final AtomicLong cleanings = new AtomicLong();
     private final AtomicLong bytesCleaned = new AtomicLong();
+    private volatile boolean stopped;
 
     LogCleaner(Supplier<Collection<DiskPartitionLog>> logs, CompactionRecords records, Pacer pacer, int mapCapacity,
                Clock clock) {
@@ -43,14 +44,14 @@ public final class LogCleaner {
 
     /** Cleans due logs, filthiest first, until none is; the number cleaned. */
     public int cleanDueLogs() throws InterruptedException {
-        Set<DiskPartitionLog> failed = new HashSet<>();
+        Set<DiskPartitionLog> visited = new HashSet<>(); // cleaned or failed this pass
         int cleaned = 0;
-        while (true) {
+        while (!stopped) {
             long now = clock.nowMs();
             DiskPartitionLog filthiest = null;
             double worst = -1;
             for (DiskPartitionLog log : logs.get()) {
-                if (failed.contains(log)) {
+                if (visited.contains(log)) {
                     continue;
                 }
                 Optional<CleanableRange> range = log.cleanableRange(now);
@@ -68,17 +69,24 @@ public final class LogCleaner {
             try {
                 long bytes = filthiest.clean(records, pacer, mapCapacity, now);
                 if (bytes == 0) {
-                    failed.add(filthiest); // nothing it could do now (a race with retention, a full map): next pass
+                    visited.add(filthiest); // nothing it could do now (a race with retention, a full map): next pass
                 } else {
+                    visited.add(filthiest); // once a pass: a log that keeps filling must not starve the others
                     cleaned++;
                     cleanings.incrementAndGet();
                     bytesCleaned.addAndGet(bytes);
                 }
             } catch (IOException | RuntimeException e) {
                 LOG.warn("cleaning {} failed; the next pass retries", filthiest.topicPartition(), e);
-                failed.add(filthiest);
+                visited.add(filthiest);
             }
         }
+        return cleaned;
+    }
+
+    /** Stops the pass in progress after the cleaning in progress; no pass starts any more. */
+    public void stop() {
+        stopped = true;
     }
 
     /** Cleanings completed since start (each swapped cleaned segments in). */
