@@ -45,6 +45,7 @@ import io.kaas.application.fetch.FetchSessions;
 import io.kaas.application.fetch.ListOffsetsService;
 import io.kaas.application.group.GroupCoordinatorService;
 import io.kaas.application.log.DiskLogEngine;
+import io.kaas.application.log.LogCleaner;
 import io.kaas.application.log.LogEngine;
 import io.kaas.application.log.MemoryLogEngine;
 import io.kaas.application.log.PartitionLog;
@@ -121,11 +122,13 @@ public final class KaasBroker implements AutoCloseable {
     private final Optional<ClusterRuntime> clusterRuntime;
     private final Optional<DataDirectoryLock> dataDirLock;
     private final FetchSessions fetchSessions;
+    private final Optional<LogCleaner> logCleaner;
 
     private KaasBroker(BrokerConfig config, IoExecutor io, List<Runnable> stopSequence, KafkaServer server,
                        HealthServer health, Optional<ClusterRuntime> clusterRuntime, Optional<DataDirectoryLock> dataDirLock,
-                       FetchSessions fetchSessions) {
+                       FetchSessions fetchSessions, Optional<LogCleaner> logCleaner) {
         this.fetchSessions = fetchSessions;
+        this.logCleaner = logCleaner;
         this.config = config;
         this.io = io;
         this.stopSequence = stopSequence;
@@ -318,7 +321,8 @@ public final class KaasBroker implements AutoCloseable {
             throw e;
         }
         boundPorts.forEach((name, port) -> port.set(server.port(name)));
-        return new KaasBroker(config, io, stopSequence, server, health, runtime, lock, fetchSessions);
+        return new KaasBroker(config, io, stopSequence, server, health, runtime, lock, fetchSessions,
+                logCleaner.map(LogCleanerThread::cleaner));
     }
 
     /**
@@ -418,6 +422,11 @@ public final class KaasBroker implements AutoCloseable {
     /** The fetch sessions (KIP-227) this broker keeps: how many, and each fetch as they saw it. */
     public FetchSessions fetchSessions() {
         return fetchSessions;
+    }
+
+    /** Cleanings the log cleaner completed since start (0 in memory mode, which does not compact). */
+    public long logCleanings() {
+        return logCleaner.map(LogCleaner::cleanings).orElse(0L);
     }
 
     /**

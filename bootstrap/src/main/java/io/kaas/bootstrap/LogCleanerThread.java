@@ -36,6 +36,10 @@ final class LogCleanerThread implements AutoCloseable {
         });
     }
 
+    LogCleaner cleaner() {
+        return cleaner;
+    }
+
     @Override
     public void close() {
         task.close();
