@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import io.kaas.application.port.out.BatchRecordSearch;
+import io.kaas.application.port.out.CompactionRecords;
+import io.kaas.application.port.out.RecordKeys;
 import java.nio.ByteBuffer;
 import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
@@ -51,6 +53,21 @@ class ByteOpacityRulesCatchViolationsTest {
     void reachingTheRecordSearchOutsideTimestampLookupsIsFlagged() {
         JavaClasses produce = new ClassFileImporter().importClasses(ProduceThatSearchesRecords.class);
         assertThat(ByteOpacityRulesTest.onlyTimestampLookupsSearchRecords.evaluate(produce).hasViolation()).isTrue();
+    }
+
+    @Test
+    void reachingTheCleanersRecordsOutsideTheCleanerIsFlagged() {
+        JavaClasses fetch = new ClassFileImporter().importClasses(FetchThatCompacts.class);
+        assertThat(ByteOpacityRulesTest.onlyTheLogCleanerCompactsRecords.evaluate(fetch).hasViolation()).isTrue();
+        assertThat(ByteOpacityRulesTest.onlyProduceChecksKeys.evaluate(fetch).hasViolation()).isTrue();
+    }
+
+    /** A serving path reaching for the cleaner's and the produce check's record readers. */
+    static final class FetchThatCompacts {
+        Object keys(CompactionRecords records, RecordKeys keys, ByteBuffer batch) {
+            records.readKeys(batch, null);
+            return keys.recordsWithoutKey(batch);
+        }
     }
 
     /** What broker code must not do. */

@@ -70,15 +70,16 @@ final class KaasRules {
     /**
      * Within kaas, the wire adapter depends only on the use cases ({@code application.port.in}), the
      * domain and itself: no service, storage-engine or other application type, no other adapter. One
-     * driven port is the wire's to implement, {@code port.out.BatchRecordSearch}: reading a batch's
+     * family of driven ports is the wire's to implement, the record readers {@code port.out.BatchRecordSearch},
+     * {@code CompactionRecords} and {@code RecordKeys}: reading a batch's
      * records takes kafka-clients' decompressors, which only the wire may import.
      */
     static ArchRule wireDependsOnlyOnPortInAndDomain(String root) {
-        String recordSearch = root + ".application.port.out.BatchRecordSearch";
+        String recordReaders = Pattern.quote(root + ".application.port.out.") + "(BatchRecordSearch|CompactionRecords|RecordKeys)";
         return noClasses().that().resideInAPackage(root + ".adapter.wire..")
                 .should().dependOnClassesThat(resideInAPackage(root + "..").and(resideOutsideOfPackages(
                         root + ".adapter.wire..", root + ".application.port.in..", root + ".domain.."))
-                        .and(DescribedPredicate.not(nameMatching(Pattern.quote(recordSearch) + "(\\$.*)?"))))
+                        .and(DescribedPredicate.not(nameMatching(recordReaders + "(\\$.*)?"))))
                 .because("the wire maps Kafka messages to use cases; it must not reach around them into services or storage");
     }
 

@@ -52,6 +52,9 @@ import java.util.function.Function;
  *                          {@code KAAS_RETENTION_MS} (7 days, -1 forever), {@code KAAS_RETENTION_BYTES} (-1, no limit)
  * @param fsyncMaxLatencyMs {@code KAAS_FSYNC_MAX_LATENCY_MS}: an fsync slower than this stalls its partition (30000)
  * @param retentionCheckIntervalMs {@code KAAS_RETENTION_CHECK_INTERVAL_MS}: how often retention runs (300000)
+ * @param logCleaner        the compaction of {@code cleanup.policy=compact} topics ({@link LogCleanerSettings}:
+ *                          {@code KAAS_LOG_CLEANER_IO_MAX_BYTES_PER_SECOND}, {@code KAAS_LOG_CLEANER_BACKOFF_MS},
+ *                          {@code KAAS_LOG_CLEANER_DEDUPE_BUFFER_SIZE})
  * @param producerIdExpirationMs {@code KAAS_PRODUCER_ID_EXPIRATION_MS}: a producer idle this long is forgotten by
  *                          each partition (86400000, Apache's {@code producer.id.expiration.ms})
  * @param producerIdExpirationCheckIntervalMs {@code KAAS_PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS}: how often idle
@@ -92,7 +95,8 @@ public record BrokerConfig(String bindHost, int port, List<ListenerConfig> liste
                            int defaultPartitions,
                            int messageMaxBytes, int maxFrameBytes, int ioThreads, int socketSendBufferBytes,
                            int socketReceiveBufferBytes, long connectionsMaxIdleMs, LogConfig logDefaults,
-                           long fsyncMaxLatencyMs, long retentionCheckIntervalMs, int producerIdExpirationMs,
+                           long fsyncMaxLatencyMs, long retentionCheckIntervalMs, LogCleanerSettings logCleaner,
+                           int producerIdExpirationMs,
                            int producerIdExpirationCheckIntervalMs, int maxPartitionsPerTopic,
                            int fetchSessionCacheSlots, QuotaWindow quotaWindow, GroupConfig groups, TransactionSettings transactions, Optional<ClusterSettings> cluster,
                            AuthorizationSettings authorization, boolean testHooks, TelemetrySettings telemetry,
@@ -149,6 +153,13 @@ public record BrokerConfig(String bindHost, int port, List<ListenerConfig> liste
                         LogConfig.DEFAULTS.fileDeleteDelayMs()),
                 r.longValue("KAAS_FSYNC_MAX_LATENCY_MS", 30_000, 1, Long.MAX_VALUE),
                 r.longValue("KAAS_RETENTION_CHECK_INTERVAL_MS", 300_000, 1, Long.MAX_VALUE),
+                new LogCleanerSettings(
+                        r.longValue("KAAS_LOG_CLEANER_IO_MAX_BYTES_PER_SECOND",
+                                LogCleanerSettings.DEFAULTS.ioMaxBytesPerSecond(), 0, Long.MAX_VALUE),
+                        r.longValue("KAAS_LOG_CLEANER_BACKOFF_MS", LogCleanerSettings.DEFAULTS.backoffMs(), 1,
+                                Long.MAX_VALUE),
+                        r.longValue("KAAS_LOG_CLEANER_DEDUPE_BUFFER_SIZE",
+                                LogCleanerSettings.DEFAULTS.dedupeBufferSize(), 1024, Long.MAX_VALUE)),
                 r.integer("KAAS_PRODUCER_ID_EXPIRATION_MS", 86_400_000, 1, Integer.MAX_VALUE),
                 r.integer("KAAS_PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS", 600_000, 1, Integer.MAX_VALUE),
                 r.integer("KAAS_MAX_PARTITIONS_PER_TOPIC", BrokerSettings.DEFAULT_MAX_PARTITIONS_PER_TOPIC, 1,

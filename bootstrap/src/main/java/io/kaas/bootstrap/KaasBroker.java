@@ -23,6 +23,8 @@ import io.kaas.adapter.wire.UseCases;
 import io.kaas.adapter.wire.WireListener;
 import io.kaas.adapter.wire.WireSettings;
 import io.kaas.adapter.wire.codec.KafkaBatchRecordSearch;
+import io.kaas.adapter.wire.codec.KafkaCompactionRecords;
+import io.kaas.adapter.wire.codec.KafkaRecordKeys;
 import io.kaas.adapter.wire.dispatch.ConnectionLimits;
 import io.kaas.application.authentication.CredentialCache;
 import io.kaas.application.authentication.SaslAuthenticator;
@@ -43,6 +45,7 @@ import io.kaas.application.fetch.FetchSessions;
 import io.kaas.application.fetch.ListOffsetsService;
 import io.kaas.application.group.GroupCoordinatorService;
 import io.kaas.application.log.DiskLogEngine;
+import io.kaas.application.log.LogCleaner;
 import io.kaas.application.log.LogEngine;
 import io.kaas.application.log.MemoryLogEngine;
 import io.kaas.application.log.PartitionLog;
@@ -121,11 +124,13 @@ public final class KaasBroker implements AutoCloseable {
     private final Optional<ClusterRuntime> clusterRuntime;
     private final Optional<DataDirectoryLock> dataDirLock;
     private final FetchSessions fetchSessions;
+    private final Optional<LogCleaner> logCleaner;
 
     private KaasBroker(BrokerConfig config, IoExecutor io, List<Runnable> stopSequence, KafkaServer server,
                        HealthServer health, Optional<ClusterRuntime> clusterRuntime, Optional<DataDirectoryLock> dataDirLock,
-                       FetchSessions fetchSessions) {
+                       FetchSessions fetchSessions, Optional<LogCleaner> logCleaner) {
         this.fetchSessions = fetchSessions;
+        this.logCleaner = logCleaner;
         this.config = config;
         this.io = io;
         this.stopSequence = stopSequence;
@@ -222,6 +227,11 @@ public final class KaasBroker implements AutoCloseable {
         topics.addDeletionListener(topic -> metrics.forgetTopic(topic.name()));
         PartitionSweep retention = PartitionSweep.start("the retention sweep", topics, scheduler, io, clock,
                 config.retentionCheckIntervalMs(), PartitionLog::applyRetention);
+        Optional<LogCleanerThread> logCleaner = engine instanceof DiskLogEngine diskEngine
+                ? Optional.of(new LogCleanerThread(diskEngine.cleaner(new KafkaCompactionRecords(),
+                        RatePacer.of(config.logCleaner().ioMaxBytesPerSecond()), config.logCleaner().mapCapacity()),
+                        scheduler, config.logCleaner().backoffMs()))
+                : Optional.empty();
         PartitionSweep producerExpiry = PartitionSweep.start("the producer-id expiry", topics, scheduler, io, clock,
                 config.producerIdExpirationCheckIntervalMs(),
                 (log, now) -> log.expireProducers(now, config.producerIdExpirationMs()));
@@ -262,7 +272,7 @@ public final class KaasBroker implements AutoCloseable {
         List<Runnable> stopSequence = new ArrayList<>();
         runtime.ifPresent(r -> stopSequence.add(r::close));
         stopSequence.addAll(List.of(credentials::close, transactions::close, groups::close, producerExpiry::close,
-                retention::close, engine::close, scheduler::close, io::shutdown));
+                retention::close, () -> logCleaner.ifPresent(LogCleanerThread::close), engine::close, scheduler::close, io::shutdown));
         KafkaServer server;
         HealthServer health;
         try {
@@ -276,7 +286,7 @@ public final class KaasBroker implements AutoCloseable {
             UseCases useCases = new UseCases(
                     new ProduceService(topics, clock, scheduler,
                             config.transactions().partitionVerification() ? verifier : null,
-                            runtime.map(ClusterRuntime::writeFence).orElse(WriteFence.OPEN), metrics),
+                            runtime.map(ClusterRuntime::writeFence).orElse(WriteFence.OPEN), metrics, new KafkaRecordKeys()),
                     new FetchService(topics, purgatory, scheduler, io, metrics, fetchSessions),
                     new ListOffsetsService(topics, io, new KafkaBatchRecordSearch()),
                     new MetadataService(topics, topicAdmin, cluster, settings, io),
@@ -314,7 +324,8 @@ public final class KaasBroker implements AutoCloseable {
             throw e;
         }
         boundPorts.forEach((name, port) -> port.set(server.port(name)));
-        return new KaasBroker(config, io, stopSequence, server, health, runtime, lock, fetchSessions);
+        return new KaasBroker(config, io, stopSequence, server, health, runtime, lock, fetchSessions,
+                logCleaner.map(LogCleanerThread::cleaner));
     }
 
     /**
@@ -414,6 +425,11 @@ public final class KaasBroker implements AutoCloseable {
     /** The fetch sessions (KIP-227) this broker keeps: how many, and each fetch as they saw it. */
     public FetchSessions fetchSessions() {
         return fetchSessions;
+    }
+
+    /** Cleanings the log cleaner completed since start (0 in memory mode, which does not compact). */
+    public long logCleanings() {
+        return logCleaner.map(LogCleaner::cleanings).orElse(0L);
     }
 
     /**

@@ -52,6 +52,15 @@ final class BatchScanner {
      */
     End scan(int from, long limit, long nextOffset, long stopAtOffset, boolean verifyCrc, Visitor visitor)
             throws IOException {
+        return scan(from, limit, nextOffset, false, stopAtOffset, verifyCrc, visitor);
+    }
+
+    /**
+     * As {@link #scan(int, long, long, long, boolean, Visitor)}; with {@code gapsAllowed} (a segment the
+     * log cleaner rewrote) a batch may start past the offset after the previous one, never before it.
+     */
+    End scan(int from, long limit, long nextOffset, boolean gapsAllowed, long stopAtOffset, boolean verifyCrc,
+             Visitor visitor) throws IOException {
         int position = from;
         long expected = nextOffset;
         while (position + (long) RecordBatchHeader.HEADER_SIZE <= limit) {
@@ -62,7 +71,7 @@ final class BatchScanner {
             int length = header.batchLength();
             if (length < MIN_BATCH_LENGTH || position + (long) RecordBatchHeader.LOG_OVERHEAD + length > limit
                     || header.magic() != RecordBatchHeader.MAGIC_V2 || header.lastOffsetDelta() < 0
-                    || (expected >= 0 && header.baseOffset() != expected) || header.baseOffset() >= stopAtOffset) {
+                    || (expected >= 0 && (gapsAllowed ? header.baseOffset() < expected : header.baseOffset() != expected)) || header.baseOffset() >= stopAtOffset) {
                 break;
             }
             int size = header.sizeInBytes();

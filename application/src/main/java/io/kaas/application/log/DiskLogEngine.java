@@ -2,6 +2,8 @@ package io.kaas.application.log;
 
 import io.kaas.application.metrics.BrokerMetrics;
 import io.kaas.application.port.out.Clock;
+import io.kaas.application.port.out.CompactionRecords;
+import io.kaas.application.port.out.Pacer;
 import io.kaas.application.port.out.Filesystem;
 import io.kaas.application.port.out.JsonCodec;
 import io.kaas.application.port.out.Scheduler;
@@ -131,6 +133,15 @@ public final class DiskLogEngine implements LogEngine {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot delete the log of " + tp, e);
         }
+    }
+
+    /**
+     * The log cleaner of this engine's compacted logs; its passes run on the caller's thread.
+     *
+     * @param mapCapacity the most keys one cleaning's offset map holds
+     */
+    public LogCleaner cleaner(CompactionRecords records, Pacer pacer, int mapCapacity) {
+        return new LogCleaner(logs::values, records, pacer, mapCapacity, clock);
     }
 
     @Override

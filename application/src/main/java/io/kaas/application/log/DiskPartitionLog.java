@@ -1,10 +1,13 @@
 package io.kaas.application.log;
 
 import io.kaas.application.port.out.BatchRecordSearch;
+import io.kaas.application.port.out.CompactionRecords;
+import io.kaas.application.port.out.Pacer;
 import io.kaas.application.port.out.Filesystem;
 import io.kaas.application.port.out.JsonCodec;
 import io.kaas.application.port.out.Scheduler;
 import io.kaas.domain.batch.RecordBatchHeader;
+import io.kaas.domain.compaction.CleanableRange;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.log.AbortedTxn;
 import io.kaas.domain.log.LogOffsets;
@@ -28,7 +31,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *       sealing rolled segments, recovery checkpoints; an fsync that fails or outlives the watchdog
  *       stalls the partition for good (appends fail fast with KAFKA_STORAGE_ERROR);</li>
  *   <li>{@link SegmentCleaner} holds the segments awaiting unlink and the manifest's log start:
- *       retention, DeleteRecords, unlinking in order.</li>
+ *       retention, DeleteRecords, unlinking in order;</li>
+ *   <li>{@link SegmentCompactor} compacts the closed segments of a compacted topic, on the log
+ *       cleaner's thread, and swaps the cleaned ones in.</li>
  * </ul>
  *
  * <p>Locks: one partition lock, this object's monitor, guards the state of all three (each says
@@ -45,6 +50,7 @@ final class DiskPartitionLog extends ProducerTrackingLog {
     private final DiskSegments segments;
     private final GroupCommitter committer;
     private final SegmentCleaner cleaner;
+    private final SegmentCompactor compactor;
     private volatile LogConfig config;
 
     DiskPartitionLog(TopicPartition topicPartition, PartitionFiles files, Filesystem fs, JsonCodec codec, Executor io,
@@ -58,6 +64,7 @@ final class DiskPartitionLog extends ProducerTrackingLog {
         this.segments = new DiskSegments(partition, producers, recovered);
         this.committer = new GroupCommitter(partition, settings, segments, producers, recovered.checkpointedPosition());
         this.cleaner = new SegmentCleaner(partition, segments, committer);
+        this.compactor = new SegmentCompactor(partition, segments, committer, producers, recovered.cleanerCheckpoint());
     }
 
     @Override
@@ -73,6 +80,10 @@ final class DiskPartitionLog extends ProducerTrackingLog {
     @Override
     public int leaderEpoch() {
         return segments.epoch();
+    }
+
+    LogConfig config() {
+        return config;
     }
 
     @Override
@@ -206,6 +217,21 @@ final class DiskPartitionLog extends ProducerTrackingLog {
     @Override
     public void applyRetention(long nowMs) {
         cleaner.applyRetention(config, nowMs);
+    }
+
+    // ------------------------------------------------------------------------------------------ compaction
+
+    /** The dirty part of the log, for a log whose topic is compacted; empty otherwise. */
+    Optional<CleanableRange> cleanableRange(long nowMs) {
+        LogConfig cfg = config;
+        return cfg.compact() ? compactor.cleanableRange(cfg, nowMs) : Optional.empty();
+    }
+
+    /** Compacts the log if it is compacted and a cleaning is due; the bytes cleaned. On the cleaner's thread. */
+    long clean(CompactionRecords records, Pacer pacer, int mapCapacity, long nowMs)
+            throws IOException, InterruptedException {
+        LogConfig cfg = config;
+        return cfg.compact() ? compactor.clean(cfg, records, pacer, mapCapacity, nowMs) : 0L;
     }
 
     // ------------------------------------------------------------------------------------------ close

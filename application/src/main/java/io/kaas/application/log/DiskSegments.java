@@ -146,6 +146,26 @@ final class DiskSegments {
         return removed;
     }
 
+    /**
+     * Puts {@code cleaned} in place of {@code replaced}, consecutive segments of the list (a
+     * cleaning's swap); false, changing nothing, when they no longer are (retention or DeleteRecords
+     * removed some meanwhile). The caller republishes.
+     */
+    boolean replace(List<Segment> replaced, Segment cleaned) {
+        int first = segments.indexOf(replaced.get(0));
+        if (first < 0 || first + replaced.size() >= segments.size()) {
+            return false; // gone, or reaching the active segment
+        }
+        for (int i = 0; i < replaced.size(); i++) {
+            if (segments.get(first + i) != replaced.get(i)) {
+                return false;
+            }
+        }
+        segments.subList(first, first + replaced.size()).clear();
+        segments.add(first, cleaned);
+        return true;
+    }
+
     /** Publishes a new read snapshot after an append. */
     void publish() {
         long end = endOffset();

@@ -1,5 +1,6 @@
 package io.kaas.application.log;
 
+import io.kaas.domain.compaction.CompactionSettings;
 import io.kaas.domain.config.TopicConfig;
 
 /**
@@ -15,10 +16,21 @@ import io.kaas.domain.config.TopicConfig;
  * @param indexIntervalBytes    bytes of log between sparse index entries ({@code index.interval.bytes})
  * @param deleteRetention       whether retention deletes at all ({@code cleanup.policy} includes delete)
  * @param fileDeleteDelayMs     how long a removed segment's handle stays open for reads in flight ({@code file.delete.delay.ms})
+ * @param compact               whether the log cleaner compacts the log ({@code cleanup.policy} includes compact)
+ * @param compaction            the cleaner's settings ({@code min.cleanable.dirty.ratio}, the compaction lags, {@code delete.retention.ms})
  */
 public record LogConfig(int segmentBytes, long segmentMs, long retentionMs, long retentionBytes,
                         long flushIntervalMessages, long flushIntervalMs, int indexIntervalBytes,
-                        boolean deleteRetention, long fileDeleteDelayMs) {
+                        boolean deleteRetention, long fileDeleteDelayMs, boolean compact,
+                        CompactionSettings compaction) {
+
+    /** A log that is never compacted. */
+    public LogConfig(int segmentBytes, long segmentMs, long retentionMs, long retentionBytes,
+                     long flushIntervalMessages, long flushIntervalMs, int indexIntervalBytes,
+                     boolean deleteRetention, long fileDeleteDelayMs) {
+        this(segmentBytes, segmentMs, retentionMs, retentionBytes, flushIntervalMessages, flushIntervalMs,
+                indexIntervalBytes, deleteRetention, fileDeleteDelayMs, false, CompactionSettings.DEFAULTS);
+    }
 
     /** Apache's defaults, except {@code flush.messages}: kaas fsyncs every append unless told otherwise. */
     public static final LogConfig DEFAULTS = new LogConfig(1024 * 1024 * 1024, 7L * 24 * 60 * 60 * 1000,
@@ -28,6 +40,6 @@ public record LogConfig(int segmentBytes, long segmentMs, long retentionMs, long
     public static LogConfig of(TopicConfig config) {
         return new LogConfig(config.segmentBytes(), config.segmentMs(), config.retentionMs(), config.retentionBytes(),
                 config.flushMessages(), config.flushMs(), config.indexIntervalBytes(), config.deleteRetention(),
-                config.fileDeleteDelayMs());
+                config.fileDeleteDelayMs(), config.compact(), config.compaction());
     }
 }

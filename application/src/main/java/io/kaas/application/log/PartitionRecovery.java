@@ -46,13 +46,15 @@ final class PartitionRecovery {
 
     /** What a partition log starts from. */
     record Recovered(List<Segment> segments, ProducerStateTable producers, int epoch, long logStartOffset,
-                     long checkpointedPosition) {
+                     long checkpointedPosition, long cleanerCheckpoint) {
     }
 
     private final Filesystem fs;
     private final JsonCodec codec;
     private final PartitionFiles files;
     private final LogConfig config;
+    /** Segments starting below it may have been rewritten by the log cleaner: their offsets may have gaps. */
+    private long cleanedThrough = -1L;
 
     PartitionRecovery(Filesystem fs, JsonCodec codec, PartitionFiles files, LogConfig config) {
         this.fs = fs;
@@ -63,6 +65,8 @@ final class PartitionRecovery {
 
     Recovered open(int requestedEpoch, long nowMs) throws IOException {
         fs.createDirectories(files.dir());
+        // first: a cleaning's swap is completed or undone before any segment is read
+        cleanedThrough = CleaningSwapFiles.recover(fs, codec, files);
         Optional<PartitionState.Manifest> manifest = read(files.manifest(), PartitionState.Manifest.class);
         List<SegmentName> names = dropWhollyBelow(segmentNames(),
                 manifest.map(PartitionState.Manifest::logStartOffset).orElse(0L));
@@ -103,7 +107,7 @@ final class PartitionRecovery {
         long checkpointed = checkpoint
                 .filter(c -> c.segment().equals(last.name.stem()) && c.bytePosition() <= last.size())
                 .map(PartitionState.Checkpoint::bytePosition).orElse(0L);
-        return new Recovered(segments, producers, epoch, logStart, checkpointed);
+        return new Recovered(segments, producers, epoch, logStart, checkpointed, cleanedThrough);
     }
 
     /**
@@ -135,7 +139,7 @@ final class PartitionRecovery {
         for (int i = 0; i < names.size(); i++) {
             SegmentName name = names.get(i);
             boolean last = i == names.size() - 1;
-            if (!segments.isEmpty() && segments.get(segments.size() - 1).nextOffset() != name.baseOffset()) {
+            if (!segments.isEmpty() && !continues(segments.get(segments.size() - 1), name)) {
                 dropFrom(names.subList(i, names.size()));
                 break;
             }
@@ -147,11 +151,12 @@ final class PartitionRecovery {
             long stopAt = last ? Long.MAX_VALUE : names.get(i + 1).baseOffset();
             SegmentIndex index = loadIndex(name, trustedIndexBytes);
             Segment segment = new Segment(name, handle, index, config.indexIntervalBytes(), nowMs);
-            BatchScanner.End end = scan(segment, fileSize, stopAt);
+            boolean cleaned = cleaned(name);
+            BatchScanner.End end = scan(segment, fileSize, cleaned, stopAt);
             if (index.size() > 0 && end.position() == index.lastPosition() && fileSize > end.position()) {
                 // the loaded index points somewhere that is not the batch it names: rebuild it from the log
                 segment = new Segment(name, handle, new SegmentIndex(), config.indexIntervalBytes(), nowMs);
-                end = scan(segment, fileSize, stopAt);
+                end = scan(segment, fileSize, cleaned, stopAt);
             }
             if (end.position() < fileSize && (last || end.nextOffset() < stopAt)) {
                 handle.truncate(end.position()); // the torn tail: never append past unparseable bytes
@@ -162,7 +167,7 @@ final class PartitionRecovery {
                 segment.firstBatchTimestamp(firstBatchTimestamp(handle));
             }
             segments.add(segment);
-            if (!last && end.nextOffset() != stopAt) {
+            if (!last && end.nextOffset() != stopAt && !cleaned) {
                 dropFrom(names.subList(i + 1, names.size()));
                 break;
             }
@@ -208,10 +213,23 @@ final class PartitionRecovery {
         return names.subList(first, names.size());
     }
 
+    /** Whether the log cleaner may have rewritten the segment, leaving gaps in its offsets. */
+    private boolean cleaned(SegmentName name) {
+        return name.baseOffset() < cleanedThrough;
+    }
+
+    /** Whether {@code next} starts where {@code previous} ends, or after it when the cleaner left a gap there. */
+    private boolean continues(Segment previous, SegmentName next) {
+        return cleaned(previous.name) ? previous.nextOffset() <= next.baseOffset()
+                : previous.nextOffset() == next.baseOffset();
+    }
+
     /** Re-adds the segment's batches from its last index entry on, verifying each. */
-    private static BatchScanner.End scan(Segment segment, long fileSize, long stopAt) throws IOException {
+    private static BatchScanner.End scan(Segment segment, long fileSize, boolean gapsAllowed, long stopAt)
+            throws IOException {
         segment.resumeAtLastIndexEntry();
-        return new BatchScanner(segment.log).scan(segment.size(), fileSize, segment.nextOffset(), stopAt, true,
+        return new BatchScanner(segment.log).scan(segment.size(), fileSize, segment.nextOffset(), gapsAllowed, stopAt,
+                true,
                 (position, header) -> {
                     segment.added(position, header);
                     return true;

@@ -62,4 +62,23 @@ public final class PartitionState {
             }
         }
     }
+
+    /**
+     * {@code cleaner-checkpoint.json}: every segment starting below {@code cleanedThrough} may have
+     * been rewritten by the log cleaner, so its offsets may have gaps; the next cleaning's dirty part
+     * starts there.
+     */
+    public record CleanerCheckpoint(long cleanedThrough) {
+    }
+
+    /**
+     * {@code cleaning-swap.json}, a cleaning's commit point: each group's cleaned files (written
+     * beside the segment named {@code segment} with a {@code .cleaned} suffix, fsynced) replace the
+     * segments named in {@code replaces}. Whoever finds it completes the swap, then writes the
+     * checkpoint {@code cleanedThrough} and removes it.
+     */
+    public record CleaningSwap(long cleanedThrough, List<Group> groups) {
+        public record Group(String segment, List<String> replaces) {
+        }
+    }
 }

@@ -91,6 +91,11 @@ final class Segment {
         firstBatchTimestamp = maxTimestamp;
     }
 
+    /** The first batch's max timestamp; -1 when unknown or absent. */
+    long firstBatchTimestamp() {
+        return firstBatchTimestamp == UNKNOWN ? -1L : firstBatchTimestamp;
+    }
+
     boolean firstBatchTimestampKnown() {
         return firstBatchTimestamp != UNKNOWN;
     }

@@ -7,6 +7,7 @@ import io.kaas.application.log.PartitionLog;
 import io.kaas.application.metrics.BrokerMetrics;
 import io.kaas.application.port.in.ProduceUseCase;
 import io.kaas.application.port.out.Clock;
+import io.kaas.application.port.out.RecordKeys;
 import io.kaas.application.port.out.Scheduler;
 import io.kaas.application.port.out.TransactionVerifier;
 import io.kaas.application.topic.TopicService;
@@ -44,6 +45,8 @@ public final class ProduceService implements ProduceUseCase {
     private final TransactionVerifier verifier;
     private final WriteFence fence;
     private final BrokerMetrics metrics;
+    /** Finds keyless records in batches for compacted topics; null when nothing checks them. */
+    private final RecordKeys keys;
 
     /** Without transaction verification ({@code transaction.partition.verification.enable=false}) nor metrics. */
     public ProduceService(TopicService topics, Clock clock, Scheduler scheduler) {
@@ -57,6 +60,16 @@ public final class ProduceService implements ProduceUseCase {
      */
     public ProduceService(TopicService topics, Clock clock, Scheduler scheduler, TransactionVerifier verifier,
                           WriteFence fence, BrokerMetrics metrics) {
+        this(topics, clock, scheduler, verifier, fence, metrics, null);
+    }
+
+    /**
+     * @param keys finds the records without a key in a batch for a compacted topic, which refuses them;
+     *             null lets them in
+     */
+    public ProduceService(TopicService topics, Clock clock, Scheduler scheduler, TransactionVerifier verifier,
+                          WriteFence fence, BrokerMetrics metrics, RecordKeys keys) {
+        this.keys = keys;
         this.topics = topics;
         this.clock = clock;
         this.scheduler = scheduler;
@@ -137,6 +150,12 @@ public final class ProduceService implements ProduceUseCase {
         }
         if (rejection.isPresent()) {
             return failed(p, rejection.get().error(), rejection.get().message());
+        }
+        if (cfg.compact() && keys != null) {
+            Optional<PartitionResult> keyless = refuseKeyless(p);
+            if (keyless.isPresent()) {
+                return CompletableFuture.completedFuture(CompletableFuture.completedFuture(keyless.get()));
+            }
         }
         if (size > cfg.segmentBytes()) {
             return failed(p, KafkaError.RECORD_LIST_TOO_LARGE, "Message batch size is " + size + " bytes in append to "
@@ -243,6 +262,24 @@ public final class ProduceService implements ProduceUseCase {
                             + "transaction. Underlying error: " + error);
             default -> failed(p, error, null);
         };
+    }
+
+    /**
+     * A compacted topic refuses records without a key, as Apache 3.7's {@code LogValidator}: INVALID_RECORD
+     * naming each such record. The one produce check that reads records, and only for compacted topics.
+     */
+    private Optional<PartitionResult> refuseKeyless(PartitionRecords p) {
+        List<Integer> keyless = keys.recordsWithoutKey(p.records());
+        if (keyless.isEmpty()) {
+            return Optional.empty();
+        }
+        String message = "Compacted topic cannot accept message without key in topic partition " + p.partition() + ".";
+        List<RecordError> errors = keyless.stream().map(i -> new RecordError(i, message)).toList();
+        String summary = "One or more records have been rejected due to " + errors.size() + " record errors in total,"
+                + " and only showing the first three errors at most: " + errors.subList(0, Math.min(3, errors.size()))
+                .stream().map(e -> "RecordError(batchIndex=" + e.batchIndex() + ", message='" + e.message() + "')")
+                .toList();
+        return Optional.of(new PartitionResult(p.partition(), KafkaError.INVALID_RECORD, summary, -1L, -1L, -1L, errors));
     }
 
     private static boolean isTransactional(PartitionRecords p) {

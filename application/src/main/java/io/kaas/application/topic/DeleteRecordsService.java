@@ -36,6 +36,10 @@ public final class DeleteRecordsService implements DeleteRecordsUseCase {
         if (found.isEmpty()) {
             return new Result(request.partition(), topics.notServedHere(request.partition()), -1L);
         }
+        if (topics.config(request.partition().topic()).map(c -> !c.deleteRetention()).orElse(false)) {
+            // a compact-only topic's records go only by compaction, as Apache's deleteRecordsOnLeader insists
+            return new Result(request.partition(), KafkaError.POLICY_VIOLATION, -1L);
+        }
         PartitionLog log = found.get();
         long offset = request.offset() == HIGH_WATERMARK ? log.offsets().highWatermark() : request.offset();
         KafkaError error = log.deleteRecordsBefore(offset);

@@ -1,5 +1,6 @@
 package io.kaas.domain.config;
 
+import io.kaas.domain.compaction.CompactionSettings;
 import io.kaas.domain.error.KafkaException;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +26,8 @@ public final class TopicConfig {
     private final int indexIntervalBytes;
     private final long fileDeleteDelayMs;
     private final boolean deleteRetention;
+    private final boolean compact;
+    private final CompactionSettings compaction;
     private final TimestampType timestampType;
     private final long timestampBeforeMaxMs;
     private final long timestampAfterMaxMs;
@@ -43,6 +46,11 @@ public final class TopicConfig {
         fileDeleteDelayMs = (Long) typed(TopicConfigKeys.FILE_DELETE_DELAY_MS);
         deleteRetention = ((List<?>) typed(TopicConfigKeys.CLEANUP_POLICY)).stream()
                 .anyMatch(p -> ConfigValues.lower(p.toString()).equals(TopicConfigKeys.DELETE));
+        compact = ((List<?>) typed(TopicConfigKeys.CLEANUP_POLICY)).stream()
+                .anyMatch(p -> ConfigValues.lower(p.toString()).equals(TopicConfigKeys.COMPACT));
+        compaction = new CompactionSettings((Double) typed(TopicConfigKeys.MIN_CLEANABLE_DIRTY_RATIO),
+                (Long) typed(TopicConfigKeys.MIN_COMPACTION_LAG_MS), (Long) typed(TopicConfigKeys.MAX_COMPACTION_LAG_MS),
+                (Long) typed(TopicConfigKeys.DELETE_RETENTION_MS));
         timestampType = TopicConfigKeys.LOG_APPEND_TIME.equals(typed(TopicConfigKeys.MESSAGE_TIMESTAMP_TYPE))
                 ? TimestampType.LOG_APPEND_TIME : TimestampType.CREATE_TIME;
         // The deprecated difference limit stands in for whichever of the two is left at Long.MAX_VALUE, as in Apache.
@@ -142,6 +150,16 @@ public final class TopicConfig {
     /** Whether {@code cleanup.policy} includes delete, so retention removes old segments. */
     public boolean deleteRetention() {
         return deleteRetention;
+    }
+
+    /** Whether {@code cleanup.policy} includes compact, so the log cleaner keeps the latest record of each key. */
+    public boolean compact() {
+        return compact;
+    }
+
+    /** The log cleaner's settings for this topic. */
+    public CompactionSettings compaction() {
+        return compaction;
     }
 
     public TimestampType timestampType() {

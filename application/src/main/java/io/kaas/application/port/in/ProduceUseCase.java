@@ -27,11 +27,27 @@ public interface ProduceUseCase {
     record PartitionRecords(TopicPartition partition, ByteBuffer records) {
     }
 
+    /**
+     * @param recordErrors the records of the batch that caused an INVALID_RECORD, by their index in it
+     */
     record PartitionResult(TopicPartition partition, KafkaError error, String message, long baseOffset,
-                           long logAppendTimeMs, long logStartOffset) {
+                           long logAppendTimeMs, long logStartOffset, List<RecordError> recordErrors) {
+
+        public PartitionResult {
+            recordErrors = List.copyOf(recordErrors);
+        }
+
+        public PartitionResult(TopicPartition partition, KafkaError error, String message, long baseOffset,
+                               long logAppendTimeMs, long logStartOffset) {
+            this(partition, error, message, baseOffset, logAppendTimeMs, logStartOffset, List.of());
+        }
 
         public static PartitionResult failed(TopicPartition partition, KafkaError error, String message) {
             return new PartitionResult(partition, error, message, -1L, -1L, -1L);
         }
+    }
+
+    /** Why one record of a batch was refused: its index in the batch and the message (Produce v8+). */
+    record RecordError(int batchIndex, String message) {
     }
 }

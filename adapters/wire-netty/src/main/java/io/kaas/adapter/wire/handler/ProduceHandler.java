@@ -125,7 +125,11 @@ public final class ProduceHandler implements ApiHandler<ProduceRequest> {
                             .setErrorMessage(r.message())
                             .setBaseOffset(r.baseOffset())
                             .setLogAppendTimeMs(r.logAppendTimeMs())
-                            .setLogStartOffset(r.logStartOffset()));
+                            .setLogStartOffset(r.logStartOffset())
+                            .setRecordErrors(r.recordErrors().stream()
+                                    .map(e -> new ProduceResponseData.BatchIndexAndErrorMessage()
+                                            .setBatchIndex(e.batchIndex()).setBatchIndexErrorMessage(e.message()))
+                                    .toList()));
                 }));
         return new ProduceResponse(data);
     }
