@@ -2,8 +2,8 @@
 Each check derives what it expects from what it did (the records it produced, the offsets the broker
 acknowledged, what the other members of a group read), so the same program passes against Apache
 Kafka 3.7 and against any broker that answers as Apache does. Prints one line per check and, for the
-answers a broker chooses (error codes, config sources), "OUTCOME:" lines that run.sh --peer compares
-between two brokers. Exits non-zero on the first failure.
+answers a broker chooses (error codes, config sources), "OUTCOME:" lines that the scenario compares with
+those Apache Kafka 3.7.2 gave (parity/outcomes/). Exits non-zero on the first failure.
 
     python3 confluent_kafka_conformance.py HOST:PORT UNIQUE-SUFFIX CHECK [ARGS]
     CHECK: rebalance STRATEGY... | quick-join | static-membership | timestamps | records | large-messages | admin
@@ -292,11 +292,10 @@ def rebalance(strategy):
         group.poll(0.1)
     check(not group.violations, f"{strategy}: ownership and reads consistent ({group.violations[:3]})")
     missing = sorted(produced.keys() - group.consumed.keys())
-    if missing:
+    if missing:  # what it takes to tell a broker's mistake from a client's
         print(f"    missing {missing[:20]}; owners {group.owner}; committed {group.committed}; events {group.events}")
-    check(group.consumed == produced,
-          f"{strategy}: every record read exactly once across the members "
-          f"({len(group.consumed)} read, {len(produced)} produced, {len(produced.keys() - group.consumed.keys())} missing)")
+    check(group.consumed == produced, f"{strategy}: every record read exactly once across the members "
+                                      f"({len(group.consumed)} read, {len(produced)} produced, {len(missing)} missing)")
     assignments = [e for e in group.events if e[1] == "assign"]
     check(len(assignments) >= len(plan), f"{strategy}: {len(assignments)} assignments over {len(plan)} membership changes")
 
