@@ -159,7 +159,7 @@ class Member:
             "bootstrap.servers": BOOTSTRAP, "group.id": group.group_id,
             "partition.assignment.strategy": group.strategy, "enable.auto.commit": False,
             "auto.offset.reset": "earliest", "enable.partition.eof": False,
-            "heartbeat.interval.ms": 500, "session.timeout.ms": 6000, **config})
+            "heartbeat.interval.ms": 500, "session.timeout.ms": 15000, **config})
         self.consumer.subscribe([group.topic], on_assign=self.on_assign, on_revoke=self.on_revoke,
                                 on_lost=self.on_lost)
 
