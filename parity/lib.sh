@@ -6,6 +6,7 @@
 set -uo pipefail
 
 SCENARIO="$(basename "$0" .sh)"
+PARITY_DIR="$(cd "$(dirname "$0")/.." && pwd)"
 TOOL_TIMEOUT="${TOOL_TIMEOUT:-90}"
 LOG4J="$WORK/tools-log4j.properties"
 [ -f "$LOG4J" ] || printf 'log4j.rootLogger=ERROR, e\nlog4j.appender.e=org.apache.log4j.ConsoleAppender\nlog4j.appender.e.Target=System.err\nlog4j.appender.e.layout=org.apache.log4j.PatternLayout\nlog4j.appender.e.layout.ConversionPattern=%%p %%m%%n\n' > "$LOG4J"
@@ -24,6 +25,46 @@ program() {
   OUT="$(timeout "$TOOL_TIMEOUT" "$@" 2>&1 < "${STDIN:-/dev/null}")"
   RC=$?
   printf '%s\n' "$OUT" | head -n "${SHOW_LINES:-25}" | sed 's/^/    | /'
+}
+
+# confluent_kafka_check CHECK [ARGS]: one check of parity/clients/confluent_kafka_conformance.py
+# (librdkafka through Debian's confluent-kafka-python); fails with the check's own FAILED line.
+confluent_kafka_check() {
+  local py="${PARITY_PYTHON:-/usr/bin/python3}"
+  "$py" -c 'import confluent_kafka' 2>/dev/null \
+    || absent "confluent-kafka-python is not installed for $py (apt-get install python3-confluent-kafka)"
+  SHOW_LINES="${SHOW_LINES:-60}" program "$py" "$PARITY_DIR/clients/confluent_kafka_conformance.py" "$BOOTSTRAP" "$$" "$@"
+  expect_ok "$(grep -m1 '^FAILED' <<<"$OUT" || echo "exit status $RC")"
+  expect "^ALL CHECKS PASSED$"
+}
+
+# kafkajs_check CHECK: one check of parity/clients/kafkajs/conformance.js.
+kafkajs_check() {
+  requires_program node "apt-get install nodejs"
+  [ -d "$PARITY_DIR/clients/kafkajs/node_modules/kafkajs" ] \
+    || absent "KafkaJS is not installed here (npm ci --prefix parity/clients/kafkajs)"
+  SHOW_LINES="${SHOW_LINES:-60}" program node "$PARITY_DIR/clients/kafkajs/conformance.js" "$BOOTSTRAP" "$$" "$@"
+  expect_ok "$(grep -m1 '^FAILED' <<<"$OUT" || echo "exit status $RC")"
+  expect "^ALL CHECKS PASSED$"
+}
+
+# same_as_apache: the "OUTCOME: what: answer" lines of the last program (the answers a broker chooses:
+# error codes, config sources) must be those Apache Kafka 3.7.2 gave, recorded in
+# parity/outcomes/$SCENARIO.txt. PARITY_RECORD_OUTCOMES=1, in a run against Apache, records them.
+same_as_apache() {
+  local recorded="$PARITY_DIR/outcomes/$SCENARIO.txt" got differ
+  got="$(sed -n 's/^OUTCOME: //p' <<<"$OUT")"
+  if [ "${PARITY_RECORD_OUTCOMES:-}" = 1 ]; then
+    mkdir -p "$(dirname "$recorded")" && printf '%s\n' "$got" > "$recorded"
+    return
+  fi
+  [ -f "$recorded" ] || fail "no answers recorded from Apache Kafka 3.7.2 in $recorded"
+  differ="$(diff "$recorded" <(printf '%s\n' "$got"))" || {
+    printf '%s\n' "$differ" | sed 's/^/    /'
+    local here apache
+    here="$(grep -m1 '^>' <<<"$differ" | cut -c3-)"; apache="$(grep -m1 '^<' <<<"$differ" | cut -c3-)"
+    fail "answers differ from Apache 3.7.2's: ${here:-(nothing)} where Apache answered ${apache:-(nothing)}"
+  }
 }
 
 # tool CLASS ARGS... : runs an Apache tool main class; its stdout+stderr land in $OUT, its status in $RC.

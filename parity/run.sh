@@ -1,23 +1,25 @@
 #!/usr/bin/env bash
-# Runs every parity scenario (Apache Kafka 3.7's own shell tools) against one broker and prints a
-# table of PASS / FAIL / SKIP with the reason.
-#   parity/run.sh --bootstrap HOST:PORT [--report FILE] [--only NAME]
+# Runs every parity scenario (Apache Kafka 3.7's own shell tools, and clients not written in Java)
+# against one broker and prints a table of PASS / FAIL / SKIP with the reason.
+#   parity/run.sh --bootstrap HOST:PORT [--peer HOST:PORT] [--report FILE] [--only REGEX]
+# --peer: run each scenario against that broker too (Apache Kafka 3.7.2: ../shared/tools/peer-kafka.sh)
+#   and print its result beside; the report's 4th and 5th columns hold it. --only: 'client-.*' etc.
 # KAFKA_CP: Apache's tool classpath (default: resolved from parity/pom.xml with Maven, from Maven Central).
 # Against Apache Kafka 3.7 itself every scenario should PASS: that is how the scenarios are checked.
 set -uo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
-BOOTSTRAP=""; REPORT=""; ONLY=""
+BOOTSTRAP=""; PEER=""; REPORT=""; ONLY=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --bootstrap) BOOTSTRAP="$2"; shift ;;
+    --peer) PEER="$2"; shift ;;
     --report) REPORT="$2"; shift ;;
     --only) ONLY="$2"; shift ;;
-    *) sed -n '2,7p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,8p' "$0" >&2; exit 2 ;;
   esac
   shift
 done
-[ -n "$BOOTSTRAP" ] || { sed -n '2,7p' "$0" >&2; exit 2; }
-export BOOTSTRAP
+[ -n "$BOOTSTRAP" ] || { sed -n '2,8p' "$0" >&2; exit 2; }
 export JAVA="${JAVA:-java}"
 export WORK="${WORK:-$(mktemp -d)}"
 mkdir -p "$WORK"
@@ -27,21 +29,42 @@ if [ -z "${KAFKA_CP:-}" ]; then
   KAFKA_CP="$(cat "$WORK/cp.txt")"
 fi
 export KAFKA_CP
-export APIS="$WORK/api-versions.txt"
-"$JAVA" -cp "$KAFKA_CP" kafka.admin.BrokerApiVersionsCommand --bootstrap-server "$BOOTSTRAP" > "$APIS" 2>/dev/null \
-  || { echo "the broker at $BOOTSTRAP does not answer ApiVersions" >&2; exit 2; }
+
+# api_versions BOOTSTRAP FILE: what the broker serves, as kafka-broker-api-versions prints it.
+api_versions() {
+  "$JAVA" -cp "$KAFKA_CP" kafka.admin.BrokerApiVersionsCommand --bootstrap-server "$1" > "$2" 2>/dev/null \
+    || { echo "the broker at $1 does not answer ApiVersions" >&2; exit 2; }
+}
+api_versions "$BOOTSTRAP" "$WORK/api-versions.txt"
+[ -z "$PEER" ] || { mkdir -p "$WORK/peer"; api_versions "$PEER" "$WORK/peer/api-versions.txt"; }
+
+# run_scenario SCENARIO BOOTSTRAP DIR: runs it, its log in DIR; sets RESULT and REASON.
+run_scenario() {
+  local name line
+  name="$(basename "$1" .sh)"
+  BOOTSTRAP="$2" APIS="$3/api-versions.txt" bash "$1" > "$3/$name.log" 2>&1
+  line="$(grep -E '^RESULT: ' "$3/$name.log" | tail -n 1)"
+  [ -n "$line" ] || line="RESULT: FAIL the scenario ended without a result (see $3/$name.log)"
+  RESULT="$(awk '{print $2}' <<<"$line")"
+  REASON="$(cut -d' ' -f3- <<<"$line")"
+}
 
 : > "${REPORT:=$WORK/report.tsv}"
+[ -z "$PEER" ] || printf '%-44s %-5s %5s  %-6s %s\n' scenario here time peer "reason here | reason on the peer"
 for scenario in "$HERE"/scenarios/*.sh; do
   name="$(basename "$scenario" .sh)"
-  [ -z "$ONLY" ] || [ "$name" = "$ONLY" ] || continue
+  [ -z "$ONLY" ] || [[ "$name" =~ ^($ONLY)$ ]] || continue
   start=$(date +%s)
-  bash "$scenario" > "$WORK/$name.log" 2>&1
-  line="$(grep -E '^RESULT: ' "$WORK/$name.log" | tail -n 1)"
-  [ -n "$line" ] || line="RESULT: FAIL the scenario ended without a result (see $WORK/$name.log)"
-  result="$(awk '{print $2}' <<<"$line")"
-  reason="$(cut -d' ' -f3- <<<"$line")"
-  printf '%-32s %-5s %4ss  %s\n' "$name" "$result" "$(( $(date +%s) - start ))" "$reason"
-  printf '%s\t%s\t%s\n' "$name" "$result" "$reason" >> "$REPORT"
+  run_scenario "$scenario" "$BOOTSTRAP" "$WORK"
+  took="$(( $(date +%s) - start ))s"
+  if [ -z "$PEER" ]; then
+    printf '%-44s %-5s %5s  %s\n' "$name" "$RESULT" "$took" "$REASON"
+    printf '%s\t%s\t%s\n' "$name" "$RESULT" "$REASON" >> "$REPORT"
+  else
+    here="$RESULT"; why="$REASON"
+    run_scenario "$scenario" "$PEER" "$WORK/peer"
+    printf '%-44s %-5s %5s  %-6s %s\n' "$name" "$here" "$took" "$RESULT" "$why${REASON:+ | $REASON}"
+    printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$here" "$why" "$RESULT" "$REASON" >> "$REPORT"
+  fi
 done
-echo "logs: $WORK"
+echo "logs: $WORK${PEER:+ (peer: $WORK/peer)}"
