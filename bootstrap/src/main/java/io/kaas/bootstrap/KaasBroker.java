@@ -362,7 +362,7 @@ public final class KaasBroker implements AutoCloseable {
                     listener.saslMechanisms(), authentication,
                     listener.tlsSettings().map(tls -> new WireListener.Tls(tls,
                             config.authorization().sslPrincipalMapping())).orElse(null),
-                    new WireListener.Sessions(listener.connectionsMaxReauthMs(), clock)));
+                    new WireListener.Sessions(listener.connectionsMaxReauthMs(), clock::nowMs)));
         }
         return listeners;
     }

@@ -4,11 +4,11 @@ import io.kaas.adapter.wire.dispatch.ApiRegistry;
 import io.kaas.adapter.wire.dispatch.SaslServerAuthenticator;
 import io.kaas.adapter.wire.tls.TlsSettings;
 import io.kaas.application.port.in.SaslAuthenticationUseCase;
-import io.kaas.application.port.out.Clock;
 import io.kaas.domain.security.SaslMechanism;
 import io.kaas.domain.security.SslPrincipalMapping;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.LongSupplier;
 
 /**
  * One Kafka listener: a port with its own API registry (whose Metadata advertises this listener's
@@ -33,9 +33,9 @@ public record WireListener(String name, int port, ApiRegistry registry, List<Sas
      *
      * @param connectionsMaxReauthMs Apache's {@code connections.max.reauth.ms}: the longest SASL session; 0: no
      *                               bound (a bearer token's expiry still ends its session)
-     * @param clock                  what sessions are timed by
+     * @param clock                  what sessions are timed by: milliseconds since the epoch
      */
-    public record Sessions(long connectionsMaxReauthMs, Clock clock) {
+    public record Sessions(long connectionsMaxReauthMs, LongSupplier clock) {
         public Sessions {
             Objects.requireNonNull(clock, "clock");
             if (connectionsMaxReauthMs < 0) {

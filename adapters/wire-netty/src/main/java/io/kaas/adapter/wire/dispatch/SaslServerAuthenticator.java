@@ -2,7 +2,6 @@ package io.kaas.adapter.wire.dispatch;
 
 import io.kaas.adapter.wire.codec.KafkaRequest;
 import io.kaas.application.port.in.SaslAuthenticationUseCase;
-import io.kaas.application.port.out.Clock;
 import io.kaas.domain.security.KafkaPrincipal;
 import io.kaas.domain.security.SaslAuthenticationFailure;
 import io.kaas.domain.security.SaslMechanism;
@@ -12,6 +11,7 @@ import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.LongSupplier;
 import org.apache.kafka.common.errors.IllegalSaslStateException;
 import org.apache.kafka.common.message.SaslAuthenticateResponseData;
 import org.apache.kafka.common.message.SaslHandshakeResponseData;
@@ -64,7 +64,8 @@ public final class SaslServerAuthenticator {
     private final List<SaslMechanism> enabled;
     private final SaslAuthenticationUseCase authentication;
     private final long connectionsMaxReauthMs;
-    private final Clock clock;
+    /** Milliseconds since the epoch. */
+    private final LongSupplier clock;
     private State state = State.HANDSHAKE_OR_VERSIONS;
     private SaslServerExchange exchange;
     private KafkaPrincipal principal = KafkaPrincipal.ANONYMOUS;
@@ -85,10 +86,11 @@ public final class SaslServerAuthenticator {
      * @param enabled                the listener's mechanisms, in the order the handshake lists them
      * @param connectionsMaxReauthMs the longest session before the client must re-authenticate; 0: no bound
      *                               (sessions still end when a bearer token expires)
-     * @param clock                  the time sessions are measured on
+     * @param clock                  the time sessions are measured on, in milliseconds since the epoch (a bearer
+     *                               token's {@code exp} is one)
      */
     public SaslServerAuthenticator(List<SaslMechanism> enabled, SaslAuthenticationUseCase authentication,
-                                   long connectionsMaxReauthMs, Clock clock) {
+                                   long connectionsMaxReauthMs, LongSupplier clock) {
         this.enabled = List.copyOf(enabled);
         this.authentication = authentication;
         this.connectionsMaxReauthMs = connectionsMaxReauthMs;
@@ -142,7 +144,7 @@ public final class SaslServerAuthenticator {
     /** Whether the session of a completed authentication has ended: the connection must close. */
     public boolean sessionExpired() {
         return state == State.COMPLETE && sessionExpiresAtMs.isPresent()
-                && clock.nowMs() > sessionExpiresAtMs.getAsLong();
+                && clock.getAsLong() > sessionExpiresAtMs.getAsLong();
     }
 
     /**
@@ -154,7 +156,7 @@ public final class SaslServerAuthenticator {
      * @return whether the gate now decides the handshake
      */
     public boolean beginReauthentication() {
-        long nowMs = clock.nowMs();
+        long nowMs = clock.getAsLong();
         if (state != State.COMPLETE || sessionExpiresAtMs.isEmpty() || nowMs - lastReauthenticationMs < 1_000) {
             return false;
         }
@@ -269,7 +271,7 @@ public final class SaslServerAuthenticator {
                     + reauthenticating.name() + ": " + proven.type() + "." + proven.name();
             throw new SaslAuthenticationFailure(message, message);
         }
-        long nowMs = clock.nowMs();
+        long nowMs = clock.getAsLong();
         OptionalLong lifetime = SessionLifetime.of(connectionsMaxReauthMs, exchange.credentialExpiresAtMs(), nowMs);
         sessionLifetimeMs = lifetime.orElse(0);
         sessionExpiresAtMs = lifetime.isPresent() ? OptionalLong.of(nowMs + lifetime.getAsLong()) : OptionalLong.empty();

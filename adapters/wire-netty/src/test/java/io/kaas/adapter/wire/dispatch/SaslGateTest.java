@@ -74,7 +74,7 @@ class SaslGateTest {
     private WireChannel connection(long connectionsMaxReauthMs) {
         return new WireChannel(registry, new SaslServerAuthenticator(List.of(SaslMechanism.SCRAM_SHA_512,
                 SaslMechanism.PLAIN), new SaslAuthenticator(broker.credentials(), () -> "servernonce"),
-                connectionsMaxReauthMs, clock));
+                connectionsMaxReauthMs, clock::nowMs));
     }
 
     @AfterEach
