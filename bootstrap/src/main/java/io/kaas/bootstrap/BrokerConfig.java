@@ -28,7 +28,9 @@ import java.util.function.Function;
  * @param bindHost          {@code KAAS_BIND_HOST}: address the Kafka listener binds (127.0.0.1)
  * @param port              {@code KAAS_PORT}: the primary (first) listener's port (9092; 0 for an ephemeral one); with
  *                          {@code KAAS_LISTENERS} the first listener's port, which {@code KAAS_PORT} must then equal if set
- * @param listeners         {@code KAAS_LISTENERS}: the client listeners (see {@link ListenerConfig}); without it one
+ * @param listeners         {@code KAAS_LISTENERS}: the client listeners (see {@link ListenerConfig}), with
+ *                          {@code KAAS_CONNECTIONS_MAX_REAUTH_MS} (Apache's {@code connections.max.reauth.ms}, 0 = no
+ *                          bound) on their SASL sessions; without it one
  *                          plaintext listener without authentication on {@code KAAS_PORT}
  * @param healthPort        {@code KAAS_HEALTH_PORT}: {@code /healthz} and {@code /readyz}, on the bind host (8080; 0 for
  *                          an ephemeral one)
@@ -297,10 +299,12 @@ public record BrokerConfig(String bindHost, int port, List<ListenerConfig> liste
      */
     private static List<ListenerConfig> listeners(Map<String, String> env, Reader r, int port) {
         String json = env.get("KAAS_LISTENERS");
+        // read (and checked) even without KAAS_LISTENERS, whose default listener has no SASL sessions to bound
+        long connectionsMaxReauthMs = r.longValue("KAAS_CONNECTIONS_MAX_REAUTH_MS", 0, 0, Long.MAX_VALUE);
         if (json == null || json.isBlank()) {
             return List.of(ListenerConfig.plaintext(port));
         }
-        List<ListenerConfig> listeners = ListenerConfig.parse(json, r::problem);
+        List<ListenerConfig> listeners = ListenerConfig.parse(json, connectionsMaxReauthMs, r::problem);
         if (listeners.isEmpty()) {
             return List.of(ListenerConfig.plaintext(port));
         }

@@ -27,6 +27,12 @@ import io.kaas.adapter.wire.codec.KafkaCompactionRecords;
 import io.kaas.adapter.wire.codec.KafkaRecordKeys;
 import io.kaas.adapter.wire.dispatch.ConnectionLimits;
 import io.kaas.application.authentication.CredentialCache;
+import io.kaas.application.authentication.OAuthBearerAuthenticator;
+import io.kaas.application.authentication.SigningKeyCache;
+import io.kaas.application.port.in.SaslAuthenticationUseCase;
+import io.kaas.domain.security.oauth.JsonObjectReader;
+import io.kaas.domain.security.oauth.JwtValidator;
+import java.util.function.Function;
 import io.kaas.application.authentication.SaslAuthenticator;
 import io.kaas.application.authentication.StoredUserWriter;
 import io.kaas.application.authentication.UserScramCredentialService;
@@ -305,7 +311,8 @@ public final class KaasBroker implements AutoCloseable {
                     new ClientQuotaService(credentials, users),
                     new ClientQuotaEnforcer(ConfiguredQuotas.of(credentials), config.quotaWindow(), clock, metrics));
             server = KafkaServer.start(wire, listeners(config, useCases, accessControl,
-                    new SaslAuthenticator(credentials, new ScramNonces()), boundPorts), io, metrics);
+                    new SaslAuthenticator(credentials, new ScramNonces()), boundPorts,
+                    oauth -> oauthAuthenticator(oauth, codec, scheduler, clock, stopSequence), clock), io, metrics);
             BrokerTelemetry telemetry = BrokerTelemetry.start(config.telemetry(), metrics, () -> partitionCounts(topics),
                     new ConsumerLag(groups, topics)::current);
             stopSequence.add(0, telemetry::close); // its last push still sees every counter
@@ -351,19 +358,49 @@ public final class KaasBroker implements AutoCloseable {
      * registered; every other one advertises them on its own port ({@link ListenerCluster}), so a
      * client stays on the listener it bootstrapped from.
      */
+    /**
+     * @param oauth builds an {@code oauth} listener's authenticator, with its own issuer keys
+     */
     private static List<WireListener> listeners(BrokerConfig config, UseCases useCases, AccessControl accessControl,
-                                                SaslAuthenticator authenticator, Map<String, AtomicInteger> boundPorts) {
+                                                SaslAuthenticator authenticator, Map<String, AtomicInteger> boundPorts,
+                                                Function<OAuthListenerSettings, SaslAuthenticationUseCase> oauth,
+                                                Clock clock) {
         List<WireListener> listeners = new ArrayList<>();
         for (ListenerConfig listener : config.listeners()) {
             boolean primary = listeners.isEmpty();
             AtomicInteger port = boundPorts.get(listener.name());
             UseCases advertised = primary ? useCases : useCases.withCluster(new ListenerCluster(useCases.cluster(), port::get));
+            SaslAuthenticationUseCase authentication = listener.saslMechanisms().isEmpty() ? null
+                    : listener.oauth().map(oauth).orElse(authenticator);
             listeners.add(new WireListener(listener.name(), listener.port(), KafkaApis.registry(advertised, accessControl),
-                    listener.saslMechanisms(), listener.saslMechanisms().isEmpty() ? null : authenticator,
+                    listener.saslMechanisms(), authentication,
                     listener.tlsSettings().map(tls -> new WireListener.Tls(tls,
-                            config.authorization().sslPrincipalMapping())).orElse(null)));
+                            config.authorization().sslPrincipalMapping())).orElse(null),
+                    new WireListener.Sessions(listener.connectionsMaxReauthMs(), clock::nowMs)));
         }
         return listeners;
+    }
+
+    /**
+     * An {@code oauth} listener's token validation: the issuer's keys are fetched now (off this thread; tokens are
+     * refused until the first fetch succeeds) and kept fresh until the broker stops.
+     */
+    private static SaslAuthenticationUseCase oauthAuthenticator(OAuthListenerSettings oauth, JacksonCodec codec,
+                                                                ExecutorScheduler scheduler, Clock clock,
+                                                                List<Runnable> stopSequence) {
+        JsonObjectReader json = bytes -> {
+            try {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> object = codec.decode(bytes, Map.class);
+                return object;
+            } catch (IOException e) {
+                throw new IllegalArgumentException(e.getMessage(), e);
+            }
+        };
+        SigningKeyCache keys = new SigningKeyCache(new HttpJwksSource(oauth.jwksEndpoint()), json, scheduler, clock,
+                oauth.jwksRefresh().toMillis(), oauth.jwksMinRefreshPause().toMillis());
+        stopSequence.add(0, keys::close); // before the scheduler it refreshes on
+        return new OAuthBearerAuthenticator(new JwtValidator(oauth.policy(), json), keys.start(), clock);
     }
 
     /**

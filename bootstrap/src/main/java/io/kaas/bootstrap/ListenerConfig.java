@@ -25,16 +25,22 @@ import java.util.function.Consumer;
  * the optional {@code tlsConfiguration} object (docs/security-tls.md): {@code certFile}, {@code keyFile},
  * {@code caFile} (defaults in {@code /etc/kaas/tls/<name>/}, where the chart mounts the listener's Secret),
  * {@code clientAuth}, {@code protocols}, {@code cipherSuites}, {@code reloadIntervalSeconds},
- * {@code handshakeTimeoutMs}.
+ * {@code handshakeTimeoutMs}. A listener with {@code "authentication": {"type": "oauth", ...}} reads Strimzi's
+ * OAuth fields from that object ({@link OAuthListenerSettings}).
  *
  * @param name           free-form, unique; the chart uses it as the port name
  * @param port           unique, 0 for an ephemeral one (standalone only)
  * @param external       {@code type: external} (reached through the Gateway); {@code internal} otherwise
  * @param tlsSettings    the TLS files and policy of a {@code tls: true} listener; empty for plaintext
  * @param authentication who may connect
+ * @param oauth          the token validation of an {@code oauth} listener; empty for the others
+ * @param connectionsMaxReauthMs how long a SASL session lasts before the client must re-authenticate (KIP-368):
+ *                       {@code KAAS_CONNECTIONS_MAX_REAUTH_MS}, or an oauth listener's
+ *                       {@code maxSecondsWithoutReauthentication}; 0 for no bound
  */
 public record ListenerConfig(String name, int port, boolean external, Optional<TlsSettings> tlsSettings,
-                             Authentication authentication) {
+                             Authentication authentication, Optional<OAuthListenerSettings> oauth,
+                             long connectionsMaxReauthMs) {
 
     /** The listener without {@code KAAS_LISTENERS}: plaintext, no authentication. */
     static final String DEFAULT_NAME = "plain";
@@ -47,7 +53,8 @@ public record ListenerConfig(String name, int port, boolean external, Optional<T
         SCRAM_SHA_256("scram-sha-256"),
         SCRAM_SHA_512("scram-sha-512"),
         PLAIN("plain"),
-        OAUTH("oauth"),
+        /** SASL/OAUTHBEARER with JWTs validated locally; Strimzi calls it {@code oauth}. */
+        OAUTH("oauth", "oauthbearer"),
         /** mTLS: the client certificate is the identity; Strimzi calls it {@code tls}, the chart {@code mtls}. */
         TLS("tls", "mtls");
 
@@ -92,20 +99,22 @@ public record ListenerConfig(String name, int port, boolean external, Optional<T
             case SCRAM_SHA_256 -> List.of(SaslMechanism.SCRAM_SHA_256);
             case SCRAM_SHA_512 -> List.of(SaslMechanism.SCRAM_SHA_512);
             case PLAIN -> List.of(SaslMechanism.PLAIN);
-            case NONE, OAUTH, TLS -> List.of();
+            case OAUTH -> List.of(SaslMechanism.OAUTHBEARER);
+            case NONE, TLS -> List.of();
         };
     }
 
     static ListenerConfig plaintext(int port) {
-        return new ListenerConfig(DEFAULT_NAME, port, false, Optional.empty(), Authentication.NONE);
+        return new ListenerConfig(DEFAULT_NAME, port, false, Optional.empty(), Authentication.NONE, Optional.empty(), 0);
     }
 
     /**
      * Parses {@code KAAS_LISTENERS}, reporting every problem it finds to {@code problems}.
      *
+     * @param connectionsMaxReauthMs {@code KAAS_CONNECTIONS_MAX_REAUTH_MS}, for every listener that does not set its own
      * @return the listeners; empty when there were problems
      */
-    static List<ListenerConfig> parse(String json, Consumer<String> problems) {
+    static List<ListenerConfig> parse(String json, long connectionsMaxReauthMs, Consumer<String> problems) {
         JsonNode array;
         try {
             array = new ObjectMapper().readTree(json);
@@ -124,7 +133,7 @@ public record ListenerConfig(String name, int port, boolean external, Optional<T
         Map<String, String> names = new HashMap<>();
         Map<Integer, String> ports = new HashMap<>();
         for (int i = 0; i < array.size(); i++) {
-            ListenerConfig listener = entry(array.get(i), i, report);
+            ListenerConfig listener = entry(array.get(i), i, connectionsMaxReauthMs, report);
             if (listener == null) {
                 continue;
             }
@@ -143,7 +152,8 @@ public record ListenerConfig(String name, int port, boolean external, Optional<T
         return found.isEmpty() ? List.copyOf(listeners) : List.of();
     }
 
-    private static ListenerConfig entry(JsonNode node, int index, Consumer<String> problems) {
+    private static ListenerConfig entry(JsonNode node, int index, long connectionsMaxReauthMs,
+                                        Consumer<String> problems) {
         String where = "KAAS_LISTENERS[" + index + "]";
         if (!node.isObject()) {
             problems.accept(where + ": expected an object, got " + node);
@@ -179,17 +189,25 @@ public record ListenerConfig(String name, int port, boolean external, Optional<T
                     + authentication);
             return null;
         }
+        Optional<OAuthListenerSettings> oauth = Optional.empty();
+        if (auth == Authentication.OAUTH) {
+            // problems reported; the listener is still checked (TLS) so every problem is told at once
+            oauth = Optional.ofNullable(OAuthListenerSettings.parse(where, node.path("authentication"), problems));
+        }
+        long maxReauthMs = oauth.flatMap(OAuthListenerSettings::maxReauth).map(Duration::toMillis)
+                .orElse(connectionsMaxReauthMs);
         JsonNode tlsConfiguration = node.path("tlsConfiguration");
         if (!tls.asBoolean(false)) {
             if (!tlsConfiguration.isMissingNode()) {
                 problems.accept(where + ": tlsConfiguration is only read with tls: true");
                 return null;
             }
-            return new ListenerConfig(name.asText(), port.asInt(), type.equals("external"), Optional.empty(), auth);
+            return new ListenerConfig(name.asText(), port.asInt(), type.equals("external"), Optional.empty(), auth,
+                    oauth, maxReauthMs);
         }
         TlsSettings settings = tlsSettings(where, name.asText(), tlsConfiguration, auth, problems);
-        return settings == null ? null
-                : new ListenerConfig(name.asText(), port.asInt(), type.equals("external"), Optional.of(settings), auth);
+        return settings == null ? null : new ListenerConfig(name.asText(), port.asInt(), type.equals("external"),
+                Optional.of(settings), auth, oauth, maxReauthMs);
     }
 
     /** A TLS listener's {@code tlsConfiguration}, with the defaults docs/security-tls.md lists; null on a problem. */
@@ -269,10 +287,6 @@ public record ListenerConfig(String name, int port, boolean external, Optional<T
             problems.accept(where + ": authentication " + authentication.names.get(0) + " sends a reusable secret ("
                     + (authentication == Authentication.PLAIN ? "the password" : "a bearer token")
                     + ") and needs tls: true; use scram-sha-512 or scram-sha-256 on a plaintext listener");
-        }
-        if (authentication == Authentication.OAUTH) {
-            problems.accept(where + ": authentication oauth is not supported yet (supported: none, scram-sha-512, "
-                    + "scram-sha-256" + (tls() ? ", plain, tls (mtls)" : "") + ")");
         }
     }
 }

@@ -8,6 +8,8 @@ import io.kaas.adapter.wire.tls.TlsSettings;
 import io.kaas.bootstrap.ListenerConfig.Authentication;
 import io.kaas.domain.config.BrokerConfigs;
 import io.kaas.domain.security.SaslMechanism;
+import io.kaas.domain.security.oauth.JwtPolicy;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -26,7 +28,8 @@ class ListenerConfigTest {
     void withoutKaasListenersOnePlaintextListenerServesKaasPort() {
         BrokerConfig config = BrokerConfig.fromEnvironment(Map.of("KAAS_PORT", "19092"));
 
-        assertThat(config.listeners()).containsExactly(new ListenerConfig("plain", 19092, false, Optional.empty(), Authentication.NONE));
+        assertThat(config.listeners()).containsExactly(new ListenerConfig("plain", 19092, false, Optional.empty(), Authentication.NONE,
+                Optional.empty(), 0));
         assertThat(config.port()).isEqualTo(19092);
         assertThat(config.listeners().get(0).saslMechanisms()).isEmpty();
     }
@@ -36,8 +39,9 @@ class ListenerConfigTest {
         BrokerConfig config = BrokerConfig.fromEnvironment(Map.of("KAAS_PORT", "9092", "KAAS_LISTENERS", CHART));
 
         assertThat(config.listeners()).containsExactly(
-                new ListenerConfig("plain", 9092, false, Optional.empty(), Authentication.NONE),
-                new ListenerConfig("authed", 9095, false, Optional.empty(), Authentication.SCRAM_SHA_512));
+                new ListenerConfig("plain", 9092, false, Optional.empty(), Authentication.NONE, Optional.empty(), 0),
+                new ListenerConfig("authed", 9095, false, Optional.empty(), Authentication.SCRAM_SHA_512,
+                        Optional.empty(), 0));
         assertThat(config.port()).isEqualTo(9092);
         assertThat(config.listeners().get(1).saslMechanisms()).containsExactly(SaslMechanism.SCRAM_SHA_512);
     }
@@ -107,9 +111,56 @@ class ListenerConfigTest {
                 "listener s: tlsConfiguration: no TLS protocol enabled");
         assertRefused("[{\"name\":\"s\",\"port\":1,\"tls\":true,\"tlsConfiguration\":{\"clientAuth\":\"maybe\"}}]",
                 "listener s: tlsConfiguration: ssl.client.auth is none, requested or required, got 'maybe'");
-        assertRefused(listener("oauth", 9096, true, "oauth"), "listener oauth: authentication oauth is not supported yet");
         assertThatThrownBy(() -> BrokerConfig.fromEnvironment(Map.of("KAAS_SSL_PRINCIPAL_MAPPING_RULES", "RULE:broken")))
                 .hasMessageContaining("KAAS_SSL_PRINCIPAL_MAPPING_RULES=RULE:broken: expected Apache's ssl.principal.mapping.rules");
+    }
+
+    @Test
+    void anOauthListenerReadsStrimzisFieldsWithTheirDefaults() {
+        ListenerConfig minimal = BrokerConfig.fromEnvironment(Map.of("KAAS_LISTENERS", """
+                [{"name":"oauth","port":9096,"tls":true,"authentication":{"type":"oauth",                "validIssuerUri":"https://issuer.example/realms/kafka",                "jwksEndpointUri":"https://issuer.example/realms/kafka/certs"}}]""")).listeners().get(0);
+        assertThat(minimal.saslMechanisms()).containsExactly(SaslMechanism.OAUTHBEARER);
+        assertThat(minimal.securityProtocol()).isEqualTo("SASL_SSL");
+        assertThat(minimal.connectionsMaxReauthMs()).isZero();
+        assertThat(minimal.oauth()).contains(new OAuthListenerSettings(
+                URI.create("https://issuer.example/realms/kafka/certs"),
+                new JwtPolicy("https://issuer.example/realms/kafka", Optional.empty(), "sub", Optional.empty(), 60_000),
+                Duration.ofSeconds(300), Duration.ofSeconds(1), Optional.empty()));
+
+        ListenerConfig full = BrokerConfig.fromEnvironment(Map.of("KAAS_CONNECTIONS_MAX_REAUTH_MS", "900000",
+                "KAAS_LISTENERS", """
+                [{"name":"oauth","port":9096,"tls":true,"authentication":{"type":"oauthbearer",                "validIssuerUri":"https://i","jwksEndpointUri":"http://127.0.0.1:8080/jwks",                "userNameClaim":"preferred_username","fallbackUserNameClaim":"client_id","checkAudience":true,                "clientId":"kafka","clockSkewSeconds":5,"jwksRefreshSeconds":60,"jwksMinRefreshPauseSeconds":10,                "maxSecondsWithoutReauthentication":3600}},                {"name":"scram","port":9095,"tls":false,"authentication":{"type":"scram-sha-512"}}]"""))
+                .listeners().get(0);
+        assertThat(full.oauth()).contains(new OAuthListenerSettings(URI.create("http://127.0.0.1:8080/jwks"),
+                new JwtPolicy("https://i", Optional.of("kafka"), "preferred_username", Optional.of("client_id"), 5_000),
+                Duration.ofSeconds(60), Duration.ofSeconds(10), Optional.of(Duration.ofSeconds(3600))));
+        assertThat(full.connectionsMaxReauthMs()).as("the listener's own bound").isEqualTo(3_600_000);
+    }
+
+    @Test
+    void kaasConnectionsMaxReauthMsBoundsEverySaslListenersSessions() {
+        BrokerConfig config = BrokerConfig.fromEnvironment(Map.of("KAAS_CONNECTIONS_MAX_REAUTH_MS", "30000",
+                "KAAS_LISTENERS", CHART));
+
+        assertThat(config.listeners()).extracting(ListenerConfig::connectionsMaxReauthMs).containsOnly(30_000L);
+        assertThatThrownBy(() -> BrokerConfig.fromEnvironment(Map.of("KAAS_CONNECTIONS_MAX_REAUTH_MS", "-1")))
+                .hasMessageContaining("KAAS_CONNECTIONS_MAX_REAUTH_MS");
+    }
+
+    @Test
+    void oauthSettingsTheBrokerCannotHonourAreRefused() {
+        assertRefused(listener("o", 9096, true, "oauth"), "listener o: authentication oauth needs validIssuerUri");
+        assertRefused(listener("o", 9096, true, "oauth"), "listener o: authentication oauth needs jwksEndpointUri");
+        String base = "{\"name\":\"o\",\"port\":9096,\"tls\":true,\"authentication\":{\"type\":\"oauth\","
+                + "\"validIssuerUri\":\"https://i\",";
+        assertRefused(base + "\"jwksEndpointUri\":\"file:///etc/jwks.json\"}}",
+                "listener o: authentication.jwksEndpointUri must be an http(s) URL, got file:///etc/jwks.json");
+        assertRefused(base + "\"jwksEndpointUri\":\"https://i/jwks\",\"checkIssuer\":false}}",
+                "listener o: authentication.checkIssuer is not an oauth setting kaas knows");
+        assertRefused(base + "\"jwksEndpointUri\":\"https://i/jwks\",\"checkAudience\":true}}",
+                "listener o: authentication.checkAudience needs clientId");
+        assertRefused(base + "\"jwksEndpointUri\":\"https://i/jwks\",\"jwksRefreshSeconds\":0}}",
+                "listener o: authentication.jwksRefreshSeconds must be an integer of at least 1, got 0");
     }
 
     @Test
@@ -129,7 +180,7 @@ class ListenerConfigTest {
         assertRefused("[{\"name\":\"x\",\"port\":70000}]", "listener x: port must be an integer from 0 to 65535");
         assertRefused("[{\"name\":\"x\",\"port\":9092,\"type\":\"public\"}]", "listener x: type must be internal or external");
         assertRefused(listener("x", 9092, false, "kerberos"), "listener x: authentication.type must be one of none, "
-                + "scram-sha-256, scram-sha-512, plain, oauth, tls, mtls, got kerberos");
+                + "scram-sha-256, scram-sha-512, plain, oauth, oauthbearer, tls, mtls, got kerberos");
     }
 
     @Test

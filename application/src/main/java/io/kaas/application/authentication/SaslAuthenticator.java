@@ -23,6 +23,9 @@ public final class SaslAuthenticator implements SaslAuthenticationUseCase {
 
     @Override
     public SaslServerExchange start(SaslMechanism mechanism) {
+        if (mechanism == SaslMechanism.OAUTHBEARER) {
+            throw new IllegalArgumentException("OAUTHBEARER validates tokens, not stored credentials");
+        }
         return mechanism.scram()
                 .<SaslServerExchange>map(scram -> new ScramServerExchange(scram, credentials.current(), serverNonces.get()))
                 .orElseGet(() -> new PlainServerExchange(credentials.current()));

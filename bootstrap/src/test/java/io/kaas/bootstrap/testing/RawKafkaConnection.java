@@ -73,6 +73,15 @@ public final class RawKafkaConnection implements AutoCloseable {
         }
     }
 
+    /** Over a socket already connected (and, for TLS, handshaken) by the caller. */
+    public static RawKafkaConnection over(Socket connected) {
+        try {
+            return new RawKafkaConnection(connected, "raw-it");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     public static RawKafkaConnection connect(EmbeddedKaas kaas) {
         return connect(kaas.host(), kaas.port());
     }

@@ -5,12 +5,15 @@ import java.util.Optional;
 
 /**
  * The SASL mechanisms a listener can enable, by their SASL names (what SaslHandshake carries). PLAIN
- * sends the password itself, so it is only enabled on TLS listeners; the SCRAM ones send proofs.
+ * sends the password itself and OAUTHBEARER a bearer token, so they are only enabled on TLS listeners;
+ * the SCRAM ones send proofs.
  */
 public enum SaslMechanism {
     SCRAM_SHA_256("SCRAM-SHA-256", ScramMechanism.SCRAM_SHA_256),
     SCRAM_SHA_512("SCRAM-SHA-512", ScramMechanism.SCRAM_SHA_512),
-    PLAIN("PLAIN", null);
+    PLAIN("PLAIN", null),
+    /** RFC 7628 (KIP-255): a signed JWT, validated against the issuer's published keys. */
+    OAUTHBEARER("OAUTHBEARER", null);
 
     private final String mechanismName;
     private final ScramMechanism scram;
@@ -24,12 +27,15 @@ public enum SaslMechanism {
         return mechanismName;
     }
 
-    /** The SCRAM variant, empty for PLAIN. */
+    /** The SCRAM variant, empty for PLAIN and OAUTHBEARER. */
     public Optional<ScramMechanism> scram() {
         return Optional.ofNullable(scram);
     }
 
-    /** Whether the client sends a reusable secret (the password), which only an encrypted connection may carry. */
+    /**
+     * Whether the client sends a reusable secret (the password, a bearer token), which only an encrypted
+     * connection may carry.
+     */
     public boolean sendsReusableSecret() {
         return scram == null;
     }

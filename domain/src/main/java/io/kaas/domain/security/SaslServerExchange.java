@@ -1,5 +1,7 @@
 package io.kaas.domain.security;
 
+import java.util.OptionalLong;
+
 /**
  * The server side of one SASL authentication on one connection: fed each client token in turn, it
  * answers the next challenge until {@link #isComplete()}. A failed step throws
@@ -25,4 +27,13 @@ public interface SaslServerExchange {
      * @throws IllegalStateException before completion
      */
     String authenticatedUser();
+
+    /**
+     * When the credential the client authenticated with stops being valid (a bearer token's {@code exp}), in
+     * milliseconds since the epoch; empty for credentials that do not expire (SCRAM, PLAIN). Bounds the
+     * session a completed exchange opens (KIP-368).
+     */
+    default OptionalLong credentialExpiresAtMs() {
+        return OptionalLong.empty();
+    }
 }

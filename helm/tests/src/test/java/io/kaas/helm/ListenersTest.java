@@ -91,6 +91,18 @@ class ListenersTest {
     }
 
     @Test
+    void anOauthListenersAuthenticationReachesTheBrokerWhole() throws Exception {
+        Container broker = BrokerPodTest.broker(Chart.withDefaults().valuesFile("oauth-listener.yaml").render()
+                .get(StatefulSet.class, "kaas"));
+
+        assertThat(listeners(Env.of(broker)).get(1).get("authentication")).isEqualTo(Map.of("type", "oauth",
+                "validIssuerUri", "https://issuer.example/realms/kafka",
+                "jwksEndpointUri", "https://issuer.example/realms/kafka/protocol/openid-connect/certs",
+                "userNameClaim", "preferred_username", "checkAudience", true, "clientId", "kafka",
+                "maxSecondsWithoutReauthentication", 3600));
+    }
+
+    @Test
     void aPlaintextListenerMountsNoCertificate() {
         Container broker = BrokerPodTest.broker(Chart.withDefaults().valuesFile("two-listeners.yaml").render()
                 .get(StatefulSet.class, "kaas"));

@@ -50,6 +50,12 @@ class ValuesSchemaTest {
     }
 
     @Test
+    void oauthWithoutTlsIsRefused() {
+        assertThatThrownBy(() -> Chart.withDefaults().valuesFile("oauth-without-tls.yaml").renderYaml())
+                .hasMessageContaining("/listeners/0/tls");
+    }
+
+    @Test
     void aValueOfTheRightTypePasses() {
         assertThat(Chart.withDefaults().set("broker.replicaCount", 5).render().get(StatefulSet.class, "kaas")
                 .getSpec().getReplicas()).isEqualTo(5);

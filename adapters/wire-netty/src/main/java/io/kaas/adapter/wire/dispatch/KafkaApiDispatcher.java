@@ -149,7 +149,7 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
      * TLS client certificate gave it (ANONYMOUS on plaintext or without a certificate).
      */
     private KafkaPrincipal principal(ChannelHandlerContext ctx) {
-        return sasl != null && sasl.isComplete() ? sasl.principal() : TlsPrincipalHandler.principal(ctx.channel());
+        return sasl != null && sasl.hasAuthenticated() ? sasl.principal() : TlsPrincipalHandler.principal(ctx.channel());
     }
 
     /** Dispatches what arrived while a blocking handler ran, until another blocking one starts. */
@@ -162,6 +162,18 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
     }
 
     private void dispatch(ChannelHandlerContext ctx, KafkaRequest request) {
+        if (sasl != null && sasl.isComplete()) {
+            // KIP-368, as Apache's Processor: a SaslHandshake may start a re-authentication, even past the session's
+            // end; any other request past it closes the connection.
+            boolean reauthenticates = request.header().apiKey() == ApiKeys.SASL_HANDSHAKE && sasl.beginReauthentication();
+            if (!reauthenticates && sasl.sessionExpired()) {
+                LOG.info("closing connection from {}: its SASL session for {} expired and it did not re-authenticate",
+                        ctx.channel().remoteAddress(), sasl.principal());
+                request.frame().release();
+                close(ctx);
+                return;
+            }
+        }
         SaslServerAuthenticator.Admission admission = sasl == null || sasl.isComplete() ? null
                 : sasl.admit(request, String.valueOf(ctx.channel().remoteAddress()));
         if (admission != null && admission.closesUnanswered()) {

@@ -6,9 +6,12 @@ import io.kaas.domain.security.KafkaPrincipal;
 import io.kaas.domain.security.SaslAuthenticationFailure;
 import io.kaas.domain.security.SaslMechanism;
 import io.kaas.domain.security.SaslServerExchange;
+import io.kaas.domain.security.SessionLifetime;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.function.LongSupplier;
 import org.apache.kafka.common.errors.IllegalSaslStateException;
 import org.apache.kafka.common.message.SaslAuthenticateResponseData;
 import org.apache.kafka.common.message.SaslHandshakeResponseData;
@@ -35,12 +38,15 @@ import org.slf4j.LoggerFactory;
  *     without Kafka headers (the pre-KIP-152 framing), answered as bare size-prefixed tokens;</li>
  * <li>a failed step is answered SASL_AUTHENTICATION_FAILED with the exchange's message (bare
  *     tokens: no answer), then the connection closes;</li>
- * <li>once complete, the connection speaks for {@code User:<name>} and this gate steps aside; a
- *     later SaslHandshake or SaslAuthenticate goes to the registry, whose handlers answer
- *     ILLEGAL_SASL_STATE as Apache's KafkaApis does. No re-authentication (KIP-368): sessions never
- *     expire and SaslAuthenticate answers {@code session_lifetime_ms} 0, Apache's default
- *     ({@code connections.max.reauth.ms=0}), so a client never re-authenticates and cannot switch
- *     principals on a connection.</li>
+ * <li>once complete, the connection speaks for {@code User:<name>} and this gate steps aside. The
+ *     session lasts {@code session_lifetime_ms} (KIP-368, {@link SessionLifetime}): the listener's
+ *     {@code connections.max.reauth.ms} when set, bounded by a bearer token's expiry; unbounded otherwise.
+ *     The client re-authenticates by sending SaslHandshake again on the same connection
+ *     ({@link #beginReauthentication()}): same mechanism, and the new exchange must prove the same
+ *     principal, or it fails and the connection closes. Past the session's end, the next request other
+ *     than that SaslHandshake closes the connection ({@link #sessionExpired()}), as Apache's broker does.
+ *     On a session without an end, a later SaslHandshake or SaslAuthenticate goes to the registry, whose
+ *     handlers answer ILLEGAL_SASL_STATE, as Apache's KafkaApis does.</li>
  * </ul>
  * Event-loop confined: the exchanges verify against credentials held in memory.
  */
@@ -57,14 +63,38 @@ public final class SaslServerAuthenticator {
 
     private final List<SaslMechanism> enabled;
     private final SaslAuthenticationUseCase authentication;
+    private final long connectionsMaxReauthMs;
+    /** Milliseconds since the epoch. */
+    private final LongSupplier clock;
     private State state = State.HANDSHAKE_OR_VERSIONS;
     private SaslServerExchange exchange;
     private KafkaPrincipal principal = KafkaPrincipal.ANONYMOUS;
+    /** The mechanism of the completed authentication; a re-authentication must use it again. */
+    private SaslMechanism mechanism;
+    /** When the last re-authentication began; Apache allows one a second, so nobody can keep the broker busy with them. */
+    private long lastReauthenticationMs = Long.MIN_VALUE / 2;
+    /** Set while a re-authentication runs: the principal it must prove again. */
+    private KafkaPrincipal reauthenticating;
+    /** Why a re-authentication asked for another mechanism; its SaslAuthenticate fails with it. */
+    private String badReauthenticationMechanism;
+    /** When the session ends (ms since the epoch); empty: never. */
+    private OptionalLong sessionExpiresAtMs = OptionalLong.empty();
+    /** The lifetime the last completed exchange granted, for its SaslAuthenticate response (0: unbounded). */
+    private long sessionLifetimeMs;
 
-    /** @param enabled the listener's mechanisms, in the order the handshake lists them */
-    public SaslServerAuthenticator(List<SaslMechanism> enabled, SaslAuthenticationUseCase authentication) {
+    /**
+     * @param enabled                the listener's mechanisms, in the order the handshake lists them
+     * @param connectionsMaxReauthMs the longest session before the client must re-authenticate; 0: no bound
+     *                               (sessions still end when a bearer token expires)
+     * @param clock                  the time sessions are measured on, in milliseconds since the epoch (a bearer
+     *                               token's {@code exp} is one)
+     */
+    public SaslServerAuthenticator(List<SaslMechanism> enabled, SaslAuthenticationUseCase authentication,
+                                   long connectionsMaxReauthMs, LongSupplier clock) {
         this.enabled = List.copyOf(enabled);
         this.authentication = authentication;
+        this.connectionsMaxReauthMs = connectionsMaxReauthMs;
+        this.clock = clock;
     }
 
     /**
@@ -98,9 +128,42 @@ public final class SaslServerAuthenticator {
         return state == State.AUTHENTICATE_BARE_TOKENS;
     }
 
-    /** {@code User:<name>} once complete, ANONYMOUS before. */
+    /**
+     * {@code User:<name>} once authenticated (also while it re-authenticates: the session it had still
+     * holds), ANONYMOUS before.
+     */
     public KafkaPrincipal principal() {
         return principal;
+    }
+
+    /** Whether the connection authenticated once: its principal is the SASL one. */
+    public boolean hasAuthenticated() {
+        return mechanism != null;
+    }
+
+    /** Whether the session of a completed authentication has ended: the connection must close. */
+    public boolean sessionExpired() {
+        return state == State.COMPLETE && sessionExpiresAtMs.isPresent()
+                && clock.getAsLong() > sessionExpiresAtMs.getAsLong();
+    }
+
+    /**
+     * A SaslHandshake arrived on an authenticated connection: if its session has an end (there is something
+     * to re-authenticate for) and no re-authentication began in the last second, the gate takes the
+     * connection's requests again, starting with this handshake, as Apache's KafkaChannel does. Otherwise the
+     * handshake is an ordinary request (answered ILLEGAL_SASL_STATE).
+     *
+     * @return whether the gate now decides the handshake
+     */
+    public boolean beginReauthentication() {
+        long nowMs = clock.getAsLong();
+        if (state != State.COMPLETE || sessionExpiresAtMs.isEmpty() || nowMs - lastReauthenticationMs < 1_000) {
+            return false;
+        }
+        lastReauthenticationMs = nowMs;
+        reauthenticating = principal;
+        state = State.HANDSHAKE; // Apache's REAUTH_PROCESS_HANDSHAKE: ApiVersions is not asked again
+        return true;
     }
 
     /** Decides a request that arrived before the exchange completed. */
@@ -144,7 +207,13 @@ public final class SaslServerAuthenticator {
             return Admission.answerThenClose(new SaslHandshakeResponse(new SaslHandshakeResponseData()
                     .setErrorCode(Errors.UNSUPPORTED_SASL_MECHANISM.code()).setMechanisms(names)));
         }
-        exchange = authentication.start(mechanism.get());
+        if (reauthenticating != null && mechanism.get() != this.mechanism) {
+            // as Apache: the handshake is accepted, the SaslAuthenticate that follows fails
+            badReauthenticationMechanism = "SASL mechanism '" + requested + "' requested by client is not supported "
+                    + "for re-authentication of mechanism '" + this.mechanism.mechanismName() + "'";
+        } else {
+            exchange = authentication.start(mechanism.get());
+        }
         state = handshake.version() == 0 ? State.AUTHENTICATE_BARE_TOKENS : State.AUTHENTICATE;
         return Admission.answer(new SaslHandshakeResponse(new SaslHandshakeResponseData()
                 .setErrorCode(Errors.NONE.code()).setMechanisms(names)));
@@ -158,9 +227,9 @@ public final class SaslServerAuthenticator {
             return Admission.answerThenClose(new SaslAuthenticateResponse(new SaslAuthenticateResponseData()
                     .setErrorCode(Errors.SASL_AUTHENTICATION_FAILED.code()).setErrorMessage(e.getMessage())));
         }
-        // session_lifetime_ms 0: no re-authentication deadline (connections.max.reauth.ms=0)
         return Admission.answer(new SaslAuthenticateResponse(new SaslAuthenticateResponseData()
-                .setErrorCode(Errors.NONE.code()).setAuthBytes(answer).setSessionLifetimeMs(0)));
+                .setErrorCode(Errors.NONE.code()).setAuthBytes(answer)
+                .setSessionLifetimeMs(isComplete() ? sessionLifetimeMs : 0)));
     }
 
     /**
@@ -176,21 +245,42 @@ public final class SaslServerAuthenticator {
     }
 
     private byte[] evaluate(byte[] token, String client) {
+        String what = reauthenticating != null ? "re-authentication" : "authentication";
         try {
+            if (badReauthenticationMechanism != null) {
+                throw new SaslAuthenticationFailure(badReauthenticationMechanism, badReauthenticationMechanism);
+            }
             byte[] answer = exchange.evaluate(token);
             if (exchange.isComplete()) {
-                principal = KafkaPrincipal.user(exchange.authenticatedUser());
-                state = State.COMPLETE;
-                exchange = null;
-                LOG.debug("{} authenticated as {}", client, principal);
+                complete(KafkaPrincipal.user(exchange.authenticatedUser()), client);
             }
             return answer;
         } catch (SaslAuthenticationFailure e) {
-            LOG.info("SASL/{} authentication from {} failed: {}", exchange.mechanism().mechanismName(), client,
-                    e.reason());
+            LOG.info("SASL/{} {} from {} failed: {}", exchange != null ? exchange.mechanism().mechanismName()
+                    : mechanism.mechanismName(), what, client, e.reason());
             state = State.FAILED;
             exchange = null;
             throw e;
         }
+    }
+
+    /** The exchange proved {@code proven}: the session starts (again, when re-authenticating the same principal). */
+    private void complete(KafkaPrincipal proven, String client) {
+        if (reauthenticating != null && !reauthenticating.equals(proven)) {
+            String message = "Cannot change principals during re-authentication from " + reauthenticating.type() + "."
+                    + reauthenticating.name() + ": " + proven.type() + "." + proven.name();
+            throw new SaslAuthenticationFailure(message, message);
+        }
+        long nowMs = clock.getAsLong();
+        OptionalLong lifetime = SessionLifetime.of(connectionsMaxReauthMs, exchange.credentialExpiresAtMs(), nowMs);
+        sessionLifetimeMs = lifetime.orElse(0);
+        sessionExpiresAtMs = lifetime.isPresent() ? OptionalLong.of(nowMs + lifetime.getAsLong()) : OptionalLong.empty();
+        LOG.debug("{} {} as {}, session {}", client, reauthenticating != null ? "re-authenticated" : "authenticated",
+                proven, lifetime.isPresent() ? lifetime.getAsLong() + " ms" : "unbounded");
+        principal = proven;
+        mechanism = exchange.mechanism();
+        reauthenticating = null;
+        state = State.COMPLETE;
+        exchange = null;
     }
 }

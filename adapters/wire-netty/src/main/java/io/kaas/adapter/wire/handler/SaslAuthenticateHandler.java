@@ -10,10 +10,10 @@ import org.apache.kafka.common.requests.SaslAuthenticateRequest;
 import org.apache.kafka.common.requests.SaslAuthenticateResponse;
 
 /**
- * SaslAuthenticate (key 36) outside an exchange: after authentication completed, or on a listener
- * without authentication. The exchange itself runs in the pre-authentication gate
- * ({@code SaslServerAuthenticator}); here Apache's KafkaApis answers ILLEGAL_SASL_STATE, and so does
- * kaas - no re-authentication, so no switching principals on a connection.
+ * SaslAuthenticate (key 36) outside an exchange: after authentication completed (and no
+ * re-authentication began), or on a listener without authentication. The exchange itself runs in the
+ * pre-authentication gate ({@code SaslServerAuthenticator}); here Apache's KafkaApis answers
+ * ILLEGAL_SASL_STATE, and so does kaas.
  */
 public final class SaslAuthenticateHandler implements ApiHandler<SaslAuthenticateRequest> {
 

@@ -11,7 +11,8 @@ import org.apache.kafka.common.requests.SaslHandshakeResponse;
 
 /**
  * SaslHandshake (key 17) on a connection that needs no handshake: one already authenticated on a
- * SASL listener, or any on a listener without authentication. The handshake proper is the
+ * SASL listener whose session has no end to re-authenticate for (KIP-368), or any on a listener without
+ * authentication. The handshake proper is the
  * pre-authentication gate's ({@code SaslServerAuthenticator}); here Apache's KafkaApis answers
  * ILLEGAL_SASL_STATE, and so does kaas.
  */

@@ -10,6 +10,7 @@ import io.kaas.adapter.wire.support.WireChannel;
 import io.kaas.application.authentication.SaslAuthenticator;
 import io.kaas.application.authentication.StoredUserWriter;
 import io.kaas.application.authentication.UserScramCredentialService;
+import io.kaas.application.fake.ManualClock;
 import io.kaas.domain.security.KafkaPrincipal;
 import io.kaas.domain.security.SaslMechanism;
 import io.kaas.domain.security.ScramMechanism;
@@ -47,12 +48,19 @@ class SaslGateTest {
     private final InMemoryBroker broker = new InMemoryBroker();
     /** The principal of each Metadata request the registry served. */
     private final List<KafkaPrincipal> metadataPrincipals = new ArrayList<>();
+    private final ManualClock clock = new ManualClock();
+    private final ApiRegistry registry;
+    /** A listener without {@code connections.max.reauth.ms}: SCRAM and PLAIN sessions never end. */
     private final WireChannel wire;
+    /** Another connection, on a listener whose sessions last {@link #MAX_REAUTH_MS}; opened by the tests that use it. */
+    private WireChannel bounded;
+    private static final long MAX_REAUTH_MS = 60_000;
 
     SaslGateTest() {
         UserScramCredentialService users = new UserScramCredentialService(broker.credentials(), new StoredUserWriter(broker.credentials()));
         users.setPassword("alice", ScramMechanism.SCRAM_SHA_512, "s3cret", SALT, 4096);
-        ApiRegistry registry = ApiRegistry.builder()
+        users.setPassword("bob", ScramMechanism.SCRAM_SHA_512, "b0b", SALT, 4096);
+        registry = ApiRegistry.builder()
                 .serve(ApiKeys.METADATA, 0, 12, (context, request) -> {
                     metadataPrincipals.add(context.principal());
                     return CompletableFuture.completedFuture(new MetadataResponse(new MetadataResponseData(), (short) 12));
@@ -60,13 +68,21 @@ class SaslGateTest {
                 .serve(ApiKeys.SASL_HANDSHAKE, 0, 1, broker.registry().entries().get(ApiKeys.SASL_HANDSHAKE).handler())
                 .serve(ApiKeys.SASL_AUTHENTICATE, 0, 2, broker.registry().entries().get(ApiKeys.SASL_AUTHENTICATE).handler())
                 .build();
-        wire = new WireChannel(registry, new SaslServerAuthenticator(
-                List.of(SaslMechanism.SCRAM_SHA_512, SaslMechanism.PLAIN), new SaslAuthenticator(broker.credentials(), () -> "servernonce")));
+        wire = connection(0);
+    }
+
+    private WireChannel connection(long connectionsMaxReauthMs) {
+        return new WireChannel(registry, new SaslServerAuthenticator(List.of(SaslMechanism.SCRAM_SHA_512,
+                SaslMechanism.PLAIN), new SaslAuthenticator(broker.credentials(), () -> "servernonce"),
+                connectionsMaxReauthMs, clock::nowMs));
     }
 
     @AfterEach
     void close() {
         wire.close();
+        if (bounded != null) {
+            bounded.close();
+        }
     }
 
     @Test
@@ -217,6 +233,88 @@ class SaslGateTest {
         wire.roundTrip(big);
 
         assertThat(metadataPrincipals).hasSize(2);
+    }
+
+    @Test
+    void aBoundedSessionIsAdvertisedAndReauthenticatingAsTheSameUserRenewsIt() {
+        bounded = connection(MAX_REAUTH_MS);
+        assertThat(authenticatePlain(bounded, "alice", "s3cret").data().sessionLifetimeMs()).isEqualTo(MAX_REAUTH_MS);
+
+        clock.advance(MAX_REAUTH_MS - 1_000);
+        assertThat(bounded.<SaslHandshakeResponse>roundTrip(handshake("PLAIN", 1)).data().errorCode()).isZero();
+        SaslAuthenticateResponse renewed = bounded.roundTrip(authenticate(plain("alice", "s3cret"), 2));
+        assertThat(renewed.data().errorCode()).isZero();
+        assertThat(renewed.data().sessionLifetimeMs()).isEqualTo(MAX_REAUTH_MS);
+
+        clock.advance(MAX_REAUTH_MS - 1_000); // past the first session's end, within the renewed one
+        bounded.roundTrip(metadata());
+        assertThat(metadataPrincipals).containsExactly(KafkaPrincipal.user("alice"));
+        assertThat(bounded.isOpen()).isTrue();
+    }
+
+    @Test
+    void aRequestAfterTheSessionEndedClosesTheConnection() {
+        bounded = connection(MAX_REAUTH_MS);
+        authenticatePlain(bounded, "alice", "s3cret");
+        clock.advance(MAX_REAUTH_MS);
+        bounded.roundTrip(metadata()); // at the end, not past it
+
+        clock.advance(1);
+        bounded.send(metadata());
+
+        assertThat(bounded.isOpen()).isFalse();
+        assertThat(metadataPrincipals).hasSize(1);
+    }
+
+    @Test
+    void reauthenticatingAsAnotherUserFailsAndClosesTheConnection() {
+        bounded = connection(MAX_REAUTH_MS);
+        authenticatePlain(bounded, "alice", "s3cret");
+        clock.advance(5_000);
+        bounded.roundTrip(handshake("PLAIN", 1));
+
+        SaslAuthenticateRequest asBob = authenticate(plain("bob", "b0b"), 2);
+        SaslAuthenticateResponse refused = bounded.receive(asBob, bounded.send(asBob));
+
+        assertThat(refused.data().errorCode()).isEqualTo(Errors.SASL_AUTHENTICATION_FAILED.code());
+        assertThat(refused.data().errorMessage())
+                .isEqualTo("Cannot change principals during re-authentication from User.alice: User.bob");
+        assertThat(bounded.isOpen()).isFalse();
+    }
+
+    @Test
+    void reauthenticatingWithAnotherMechanismFails() {
+        bounded = connection(MAX_REAUTH_MS);
+        authenticatePlain(bounded, "alice", "s3cret");
+        clock.advance(5_000);
+        assertThat(bounded.<SaslHandshakeResponse>roundTrip(handshake("SCRAM-SHA-512", 1)).data().errorCode()).isZero();
+
+        SaslAuthenticateRequest scram = authenticate(new ApacheScramClient("SCRAM-SHA-512", "alice", "s3cret").first(), 2);
+        SaslAuthenticateResponse refused = bounded.receive(scram, bounded.send(scram));
+
+        assertThat(refused.data().errorMessage()).isEqualTo("SASL mechanism 'SCRAM-SHA-512' requested by client is "
+                + "not supported for re-authentication of mechanism 'PLAIN'");
+        assertThat(bounded.isOpen()).isFalse();
+    }
+
+    @Test
+    void aSecondReauthenticationWithinASecondIsAnOrdinaryIllegalHandshake() {
+        bounded = connection(MAX_REAUTH_MS);
+        authenticatePlain(bounded, "alice", "s3cret");
+        clock.advance(5_000);
+        bounded.roundTrip(handshake("PLAIN", 1));
+        bounded.roundTrip(authenticate(plain("alice", "s3cret"), 2));
+
+        assertThat(bounded.<SaslHandshakeResponse>roundTrip(handshake("PLAIN", 1)).data().errorCode())
+                .isEqualTo(Errors.ILLEGAL_SASL_STATE.code());
+        assertThat(bounded.isOpen()).isTrue();
+    }
+
+    private SaslAuthenticateResponse authenticatePlain(WireChannel channel, String user, String password) {
+        channel.roundTrip(handshake("PLAIN", 1));
+        SaslAuthenticateResponse done = channel.roundTrip(authenticate(plain(user, password), 2));
+        assertThat(done.data().errorCode()).isZero();
+        return done;
     }
 
     private void authenticatePlain(int version) {
