@@ -27,6 +27,13 @@ final class BrokerConfigView {
                        String... variables) {
     }
 
+    /**
+     * Apache's defaults where kaas deliberately runs with another one: kaas's value then counts as set by the
+     * broker's configuration (STATIC_BROKER_CONFIG), as on an Apache broker whose server.properties set it.
+     */
+    private static final Map<String, String> APACHE_DEFAULTS =
+            Map.of("log.flush.interval.messages", String.valueOf(Long.MAX_VALUE));
+
     private static final List<Row> ROWS = List.of(
             new Row("broker.id", ConfigType.INT, BrokerConfig::brokerId, "This broker's id (KAAS_BROKER_ID).",
                     "KAAS_BROKER_ID"),
@@ -146,8 +153,11 @@ final class BrokerConfigView {
             for (String variable : row.variables()) {
                 set |= config.isSet(variable);
             }
-            entries.add(BrokerConfigs.Entry.of(row.name(), text(row.value().apply(config)),
-                    text(row.value().apply(defaults)), set, row.type(), row.documentation()));
+            String value = text(row.value().apply(config));
+            String apacheDefault = APACHE_DEFAULTS.get(row.name());
+            String defaultValue = apacheDefault != null ? apacheDefault : text(row.value().apply(defaults));
+            set |= apacheDefault != null && !apacheDefault.equals(value);
+            entries.add(BrokerConfigs.Entry.of(row.name(), value, defaultValue, set, row.type(), row.documentation()));
         }
         return BrokerConfigs.of(entries);
     }
