@@ -50,6 +50,8 @@ final class GroupCommitter {
     /** When an append last asked for an fsync, for {@code flush.ms}; -1 until the first append. */
     private long lastFlushRequestMs = -1L;
     private long requestedFlushOffset;
+    /** Bytes appended since the committer last sampled its work: what the next fsync makes durable. */
+    private long unsyncedBytes;
     private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
 
     // --- work for the next run, guarded by the partition lock ---
@@ -134,6 +136,16 @@ final class GroupCommitter {
         startIfIdle();
     }
 
+    /** An append wrote {@code bytes} into the active segment. */
+    void appended(int bytes) {
+        unsyncedBytes += bytes;
+    }
+
+    /** The offset below which an fsync has completed; lock-free. */
+    long flushedOffset() {
+        return flushedOffset;
+    }
+
     /** A file was created in the partition directory: the next run fsyncs the directory. */
     void directoryChanged() {
         directoryDirty = true;
@@ -196,7 +208,7 @@ final class GroupCommitter {
      * Work sampled under the lock: every byte below {@code target} lies in {@code toForce}. A due
      * checkpoint is sampled at the same instant, so its position, offset and snapshot agree.
      */
-    private record Work(long target, List<Segment> toForce, List<Segment> sealed, boolean syncDirectory,
+    private record Work(long target, long bytes, List<Segment> toForce, List<Segment> sealed, boolean syncDirectory,
                         PartitionState.ProducerSnapshot rollSnapshot, Checkpoint checkpoint) {
     }
 
@@ -217,10 +229,11 @@ final class GroupCommitter {
                 }
                 List<Segment> toForce = new ArrayList<>(sealing);
                 toForce.add(segments.active());
-                work = new Work(requestedFlushOffset, toForce, List.copyOf(sealing), directoryDirty, pendingSnapshot,
+                work = new Work(requestedFlushOffset, unsyncedBytes, toForce, List.copyOf(sealing), directoryDirty, pendingSnapshot,
                         dueCheckpoint());
                 directoryDirty = false;
                 pendingSnapshot = null;
+                unsyncedBytes = 0;
             }
             partition.ioLock().lock();
             Scheduler.Cancellable watchdog = partition.scheduler().schedule(() -> stall("an fsync of "
@@ -279,6 +292,7 @@ final class GroupCommitter {
             s.force();
         }
         metrics.fsyncNanos().record(metrics.nanoTime() - started);
+        metrics.fsyncBytes().record(work.bytes);
         if (fenceEveryCommit && partition.fence().check()) {
             // Read after the fsync: a newer leader fences before it recovers, so seeing no fence here means
             // its recovery will find these bytes; seeing one, they may be lost and must not be acknowledged.
