@@ -19,7 +19,8 @@ import java.util.concurrent.CompletionStage;
 /**
  * Makes a disk partition's appends durable, so appends never wait for the disk themselves: the
  * flush policy ({@code flush.messages}, {@code flush.ms}) and the appends waiting for an fsync; a
- * single-flight task on the I/O executor that does everything slow — the group-commit fsync that
+ * single-flight committer that does everything slow, run by the I/O task whose appends started it
+ * ({@link CommitCycle}) or else as a task on the I/O executor — the group-commit fsync that
  * completes every waiter it covers, directory fsyncs for new files, sealing rolled segments (fsync,
  * index files, producer snapshot) and the recovery checkpoint every {@code checkpointIntervalBytes};
  * and the watchdog: an fsync that fails or outlives {@code fsyncMaxLatencyMs} stalls the partition
@@ -197,11 +198,19 @@ final class GroupCommitter {
 
     // ------------------------------------------------------------------------------------------ the committer task
 
+    /** Under the lock. The appending thread's {@link CommitCycle} runs it when it can, else the I/O executor. */
     private void startIfIdle() {
         if (!running) {
             running = true;
-            partition.io().execute(this::run);
+            if (!CommitCycle.claim(this)) {
+                continueOnPool();
+            }
         }
+    }
+
+    /** Runs the committer to idle on the I/O executor. */
+    void continueOnPool() {
+        partition.io().execute(this::run);
     }
 
     /**
@@ -218,49 +227,58 @@ final class GroupCommitter {
     }
 
     private void run() {
-        while (true) {
-            Work work;
-            synchronized (partition.lock()) {
-                boolean flushDue = requestedFlushOffset > flushedOffset;
-                if (failure != null || segments.isClosed()
-                        || (!flushDue && sealing.isEmpty() && !directoryDirty && pendingSnapshot == null)) {
-                    running = false;
-                    return;
-                }
-                List<Segment> toForce = new ArrayList<>(sealing);
-                toForce.add(segments.active());
-                work = new Work(requestedFlushOffset, unsyncedBytes, toForce, List.copyOf(sealing), directoryDirty, pendingSnapshot,
-                        dueCheckpoint());
-                directoryDirty = false;
-                pendingSnapshot = null;
-                unsyncedBytes = 0;
-            }
-            partition.ioLock().lock();
-            Scheduler.Cancellable watchdog = partition.scheduler().schedule(() -> stall("an fsync of "
-                    + partition.topicPartition() + " took longer than " + fsyncMaxLatencyMs + " ms"), fsyncMaxLatencyMs);
-            try {
-                commit(work);
-            } catch (KafkaException superseded) {
-                stop(superseded);
-                return;
-            } catch (IOException | RuntimeException e) {
-                stall("fsync of " + partition.topicPartition() + " failed: " + e.getMessage());
-                return;
-            } finally {
-                watchdog.cancel();
-                partition.ioLock().unlock();
-            }
-            if (failure != null) {
-                return; // the watchdog fired while we were blocked: the waiters have been failed already
-            }
-            synchronized (partition.lock()) {
-                sealing.removeAll(work.sealed);
-            }
-            int acknowledged = completeWaiters(work.target);
-            if (acknowledged > 0) {
-                metrics.groupCommitAppends().record(acknowledged);
-            }
+        while (commitOnce()) {
+            // until idle
         }
+    }
+
+    /**
+     * One commit of what is pending, with its waiters completed; false once there is nothing left
+     * (the committer is then idle: the next append starts it again) or it stopped.
+     */
+    boolean commitOnce() {
+        Work work;
+        synchronized (partition.lock()) {
+            boolean flushDue = requestedFlushOffset > flushedOffset;
+            if (failure != null || segments.isClosed()
+                    || (!flushDue && sealing.isEmpty() && !directoryDirty && pendingSnapshot == null)) {
+                running = false;
+                return false;
+            }
+            List<Segment> toForce = new ArrayList<>(sealing);
+            toForce.add(segments.active());
+            work = new Work(requestedFlushOffset, unsyncedBytes, toForce, List.copyOf(sealing), directoryDirty,
+                    pendingSnapshot, dueCheckpoint());
+            directoryDirty = false;
+            pendingSnapshot = null;
+            unsyncedBytes = 0;
+        }
+        partition.ioLock().lock();
+        Scheduler.Cancellable watchdog = partition.scheduler().schedule(() -> stall("an fsync of "
+                + partition.topicPartition() + " took longer than " + fsyncMaxLatencyMs + " ms"), fsyncMaxLatencyMs);
+        try {
+            commit(work);
+        } catch (KafkaException superseded) {
+            stop(superseded);
+            return false;
+        } catch (IOException | RuntimeException e) {
+            stall("fsync of " + partition.topicPartition() + " failed: " + e.getMessage());
+            return false;
+        } finally {
+            watchdog.cancel();
+            partition.ioLock().unlock();
+        }
+        if (failure != null) {
+            return false; // the watchdog fired while we were blocked: the waiters have been failed already
+        }
+        synchronized (partition.lock()) {
+            sealing.removeAll(work.sealed);
+        }
+        int acknowledged = completeWaiters(work.target);
+        if (acknowledged > 0) {
+            metrics.groupCommitAppends().record(acknowledged);
+        }
+        return true;
     }
 
     /**
