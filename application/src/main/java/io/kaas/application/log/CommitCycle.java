@@ -5,17 +5,20 @@ import java.util.List;
 
 /**
  * The group commits an I/O task's appends ask for, run by that same task once its appends are done,
- * instead of one pool task per partition: a produce request's partitions are fsynced back to back on
- * the thread that appended them, with no other thread woken for them. While they are, appends on
+ * instead of one pool task per partition: a produce request's partitions are fsynced {@link #CHAIN}
+ * at a time, back to back, on the thread that appended them and on one more I/O thread per further
+ * {@code CHAIN} (rather than one woken thread per partition). While they are, appends on
  * other threads to those partitions only add waiters (their committers still run), so each round
  * covers what arrived during the last one: the rounds pace themselves by how fast the disk
  * completes flushes. Partitions take turns, one commit each per round, so a busy one cannot hold
  * back the others' waiters.
  *
- * <p>Per I/O thread and reused: a request costs no allocation here.
+ * <p>Per I/O thread and reused: a request of up to {@code CHAIN} partitions costs no allocation here.
  */
 final class CommitCycle {
     private static final ThreadLocal<CommitCycle> ON_THIS_THREAD = ThreadLocal.withInitial(CommitCycle::new);
+    /** Partitions one thread fsyncs back to back in a round; more go to other I/O threads. */
+    static final int CHAIN = 2;
 
     private final List<GroupCommitter> claimed = new ArrayList<>();
     private boolean collecting;
@@ -52,22 +55,40 @@ final class CommitCycle {
         return true;
     }
 
+    /**
+     * This thread commits the first {@link #CHAIN} partitions, and each further {@code CHAIN} go to an
+     * I/O task of their own: a request's fsyncs run at most {@code CHAIN} deep (a request waits for
+     * its slowest partition) while waking one thread per {@code CHAIN} partitions, not one per partition.
+     */
     private void commitClaimed() {
+        int claimedCount = claimed.size();
+        for (int from = CHAIN; from < claimedCount; from += CHAIN) {
+            List<GroupCommitter> chain = new ArrayList<>(claimed.subList(from, Math.min(claimedCount, from + CHAIN)));
+            chain.get(0).io().execute(() -> commitInTurns(chain));
+        }
+        if (claimedCount > CHAIN) {
+            claimed.subList(CHAIN, claimedCount).clear();
+        }
+        commitInTurns(claimed);
+    }
+
+    /** Commits each in turn, one commit per round, until all are idle. */
+    private static void commitInTurns(List<GroupCommitter> committers) {
         try {
-            while (!claimed.isEmpty()) {
+            while (!committers.isEmpty()) {
                 int kept = 0;
-                for (int i = 0; i < claimed.size(); i++) {
-                    GroupCommitter committer = claimed.get(i);
+                for (int i = 0; i < committers.size(); i++) {
+                    GroupCommitter committer = committers.get(i);
                     if (committer.commitOnce()) {
-                        claimed.set(kept++, committer);
+                        committers.set(kept++, committer);
                     }
                 }
-                claimed.subList(kept, claimed.size()).clear();
+                committers.subList(kept, committers.size()).clear();
             }
         } finally {
             // Only after an unexpected failure: the committers still running go on from the pool.
-            claimed.forEach(GroupCommitter::continueOnPool);
-            claimed.clear();
+            committers.forEach(GroupCommitter::continueOnPool);
+            committers.clear();
         }
     }
 }

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 
 /**
  * Makes a disk partition's appends durable, so appends never wait for the disk themselves: the
@@ -206,6 +207,11 @@ final class GroupCommitter {
                 continueOnPool();
             }
         }
+    }
+
+    /** The I/O executor the partition's file work runs on. */
+    Executor io() {
+        return partition.io();
     }
 
     /** Runs the committer to idle on the I/O executor. */
