@@ -77,13 +77,22 @@ class CommitCycleTest {
         List<CompletableFuture<Void>> durable = new ArrayList<>();
         List<String> early = new ArrayList<>();
         List<CompletableFuture<Void>> late = new ArrayList<>();
+        int[] forcesSeen = new int[PARTITIONS];
         f.fs.beforeForce(path -> {
             // Some partition's fsync is pending: a waiter already done whose batch (two records: the first
-            // request's ends at 2, the second's at 4) no completed fsync covers is an early acknowledgement.
+            // request's ends at 2, the second's at 4) no completed fsync covers is an early acknowledgement;
+            // so is one done before its own partition's first (second, for the late one) fsync even began.
             for (int p = 0; p < logs.size(); p++) {
                 long synced = logs.get(p).syncedOffset();
                 if (durable.get(p).isDone() && synced < 2 || !late.isEmpty() && late.get(p).isDone() && synced < 4) {
                     early.add(path + ": partition " + p + " acknowledged with the synced offset at " + synced);
+                }
+            }
+            if (path.toString().endsWith(".log")) {
+                int p = Integer.parseInt(path.getParent().getFileName().toString().replace("t-", ""));
+                int seen = ++forcesSeen[p];
+                if (seen == 1 && durable.get(p).isDone() || seen == 2 && late.get(p).isDone()) {
+                    early.add(path + ": acknowledged before fsync " + seen + " of its partition started");
                 }
             }
             if (late.isEmpty()) { // appends arriving while the first fsync is pending wait for a later one
@@ -95,6 +104,7 @@ class CommitCycleTest {
         f.commit();
 
         assertThat(early).isEmpty();
+        assertThat(forcesSeen).as("each partition's batches took two fsyncs").containsOnly(2);
         assertThat(durable).allMatch(d -> d.isDone() && !d.isCompletedExceptionally());
         assertThat(late).allMatch(d -> d.isDone() && !d.isCompletedExceptionally());
         for (PartitionLog log : logs) {
