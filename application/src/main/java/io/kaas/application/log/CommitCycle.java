@@ -1,6 +1,7 @@
 package io.kaas.application.log;
 
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 
 /**
@@ -13,7 +14,7 @@ import java.util.List;
  * completes flushes. Partitions take turns, one commit each per round, so a busy one cannot hold
  * back the others' waiters.
  *
- * <p>Per I/O thread and reused: a request of up to {@code CHAIN} partitions costs no allocation here.
+ * <p>One per I/O thread, its list reused: a request of up to {@code CHAIN} partitions allocates no list here.
  */
 final class CommitCycle {
     private static final ThreadLocal<CommitCycle> ON_THIS_THREAD = ThreadLocal.withInitial(CommitCycle::new);
@@ -38,8 +39,8 @@ final class CommitCycle {
             appends.run();
         } finally {
             cycle.collecting = false;
+            cycle.commitClaimed(); // even after a failed append: a claimed committer is running and must go on
         }
-        cycle.commitClaimed();
     }
 
     /**
@@ -76,17 +77,14 @@ final class CommitCycle {
     private static void commitInTurns(List<GroupCommitter> committers) {
         try {
             while (!committers.isEmpty()) {
-                int kept = 0;
-                for (int i = 0; i < committers.size(); i++) {
-                    GroupCommitter committer = committers.get(i);
-                    if (committer.commitOnce()) {
-                        committers.set(kept++, committer);
+                for (Iterator<GroupCommitter> round = committers.iterator(); round.hasNext(); ) {
+                    if (!round.next().commitOnce()) {
+                        round.remove(); // idle now: the next append starts it again
                     }
                 }
-                committers.subList(kept, committers.size()).clear();
             }
         } finally {
-            // Only after an unexpected failure: the committers still running go on from the pool.
+            // Empty unless a commit failed unexpectedly: the committers still running go on from the pool.
             committers.forEach(GroupCommitter::continueOnPool);
             committers.clear();
         }
