@@ -48,13 +48,14 @@ public final class AppendQueue implements Executor {
      */
     public static void runTurns(List<AppendQueue> queues) {
         if (!queues.isEmpty()) {
-            queues.get(0).threads.execute(() -> queues.forEach(AppendQueue::runTurnHere));
+            queues.get(0).threads.execute(() -> CommitCycle.appendThenCommit(
+                    () -> queues.forEach(AppendQueue::runTurnHere)));
         }
     }
 
     private void startTurn() {
         if (inTurn.compareAndSet(false, true)) {
-            threads.execute(this::drain);
+            threads.execute(() -> CommitCycle.appendThenCommit(this::drain));
         }
     }
 

@@ -118,6 +118,11 @@ final class DiskPartitionLog extends ProducerTrackingLog {
     }
 
     @Override
+    public long syncedOffset() {
+        return committer.flushedOffset();
+    }
+
+    @Override
     protected long logStartOffset() {
         return segments.logStartOffset();
     }
@@ -143,7 +148,9 @@ final class DiskPartitionLog extends ProducerTrackingLog {
         } catch (IOException e) {
             throw new IOException("cannot roll " + partition.topicPartition() + ": " + e.getMessage(), e);
         }
+        int bytes = batch.remaining();
         segments.write(batch, header);
+        committer.appended(bytes);
         return header;
     }
 

@@ -15,11 +15,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 
 /**
  * Makes a disk partition's appends durable, so appends never wait for the disk themselves: the
  * flush policy ({@code flush.messages}, {@code flush.ms}) and the appends waiting for an fsync; a
- * single-flight task on the I/O executor that does everything slow — the group-commit fsync that
+ * single-flight committer that does everything slow, run by the I/O task whose appends started it
+ * ({@link CommitCycle}) or else as a task on the I/O executor — the group-commit fsync that
  * completes every waiter it covers, directory fsyncs for new files, sealing rolled segments (fsync,
  * index files, producer snapshot) and the recovery checkpoint every {@code checkpointIntervalBytes};
  * and the watchdog: an fsync that fails or outlives {@code fsyncMaxLatencyMs} stalls the partition
@@ -50,6 +52,8 @@ final class GroupCommitter {
     /** When an append last asked for an fsync, for {@code flush.ms}; -1 until the first append. */
     private long lastFlushRequestMs = -1L;
     private long requestedFlushOffset;
+    /** Bytes appended since the committer last sampled its work: what the next fsync makes durable. */
+    private long unsyncedBytes;
     private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
 
     // --- work for the next run, guarded by the partition lock ---
@@ -134,6 +138,16 @@ final class GroupCommitter {
         startIfIdle();
     }
 
+    /** An append wrote {@code bytes} into the active segment. */
+    void appended(int bytes) {
+        unsyncedBytes += bytes;
+    }
+
+    /** The offset below which an fsync has completed; lock-free. */
+    long flushedOffset() {
+        return flushedOffset;
+    }
+
     /** A file was created in the partition directory: the next run fsyncs the directory. */
     void directoryChanged() {
         directoryDirty = true;
@@ -185,18 +199,31 @@ final class GroupCommitter {
 
     // ------------------------------------------------------------------------------------------ the committer task
 
+    /** Under the lock. The appending thread's {@link CommitCycle} runs it when it can, else the I/O executor. */
     private void startIfIdle() {
         if (!running) {
             running = true;
-            partition.io().execute(this::run);
+            if (!CommitCycle.claim(this)) {
+                continueOnPool();
+            }
         }
+    }
+
+    /** The I/O executor the partition's file work runs on. */
+    Executor io() {
+        return partition.io();
+    }
+
+    /** Runs the committer to idle on the I/O executor. */
+    void continueOnPool() {
+        partition.io().execute(this::run);
     }
 
     /**
      * Work sampled under the lock: every byte below {@code target} lies in {@code toForce}. A due
      * checkpoint is sampled at the same instant, so its position, offset and snapshot agree.
      */
-    private record Work(long target, List<Segment> toForce, List<Segment> sealed, boolean syncDirectory,
+    private record Work(long target, long bytes, List<Segment> toForce, List<Segment> sealed, boolean syncDirectory,
                         PartitionState.ProducerSnapshot rollSnapshot, Checkpoint checkpoint) {
     }
 
@@ -206,48 +233,58 @@ final class GroupCommitter {
     }
 
     private void run() {
-        while (true) {
-            Work work;
-            synchronized (partition.lock()) {
-                boolean flushDue = requestedFlushOffset > flushedOffset;
-                if (failure != null || segments.isClosed()
-                        || (!flushDue && sealing.isEmpty() && !directoryDirty && pendingSnapshot == null)) {
-                    running = false;
-                    return;
-                }
-                List<Segment> toForce = new ArrayList<>(sealing);
-                toForce.add(segments.active());
-                work = new Work(requestedFlushOffset, toForce, List.copyOf(sealing), directoryDirty, pendingSnapshot,
-                        dueCheckpoint());
-                directoryDirty = false;
-                pendingSnapshot = null;
-            }
-            partition.ioLock().lock();
-            Scheduler.Cancellable watchdog = partition.scheduler().schedule(() -> stall("an fsync of "
-                    + partition.topicPartition() + " took longer than " + fsyncMaxLatencyMs + " ms"), fsyncMaxLatencyMs);
-            try {
-                commit(work);
-            } catch (KafkaException superseded) {
-                stop(superseded);
-                return;
-            } catch (IOException | RuntimeException e) {
-                stall("fsync of " + partition.topicPartition() + " failed: " + e.getMessage());
-                return;
-            } finally {
-                watchdog.cancel();
-                partition.ioLock().unlock();
-            }
-            if (failure != null) {
-                return; // the watchdog fired while we were blocked: the waiters have been failed already
-            }
-            synchronized (partition.lock()) {
-                sealing.removeAll(work.sealed);
-            }
-            int acknowledged = completeWaiters(work.target);
-            if (acknowledged > 0) {
-                metrics.groupCommitAppends().record(acknowledged);
-            }
+        while (commitOnce()) {
+            // until idle
         }
+    }
+
+    /**
+     * One commit of what is pending, with its waiters completed; false once there is nothing left
+     * (the committer is then idle: the next append starts it again) or it stopped.
+     */
+    boolean commitOnce() {
+        Work work;
+        synchronized (partition.lock()) {
+            boolean flushDue = requestedFlushOffset > flushedOffset;
+            if (failure != null || segments.isClosed()
+                    || (!flushDue && sealing.isEmpty() && !directoryDirty && pendingSnapshot == null)) {
+                running = false;
+                return false;
+            }
+            List<Segment> toForce = new ArrayList<>(sealing);
+            toForce.add(segments.active());
+            work = new Work(requestedFlushOffset, unsyncedBytes, toForce, List.copyOf(sealing), directoryDirty,
+                    pendingSnapshot, dueCheckpoint());
+            directoryDirty = false;
+            pendingSnapshot = null;
+            unsyncedBytes = 0;
+        }
+        partition.ioLock().lock();
+        Scheduler.Cancellable watchdog = partition.scheduler().schedule(() -> stall("an fsync of "
+                + partition.topicPartition() + " took longer than " + fsyncMaxLatencyMs + " ms"), fsyncMaxLatencyMs);
+        try {
+            commit(work);
+        } catch (KafkaException superseded) {
+            stop(superseded);
+            return false;
+        } catch (IOException | RuntimeException e) {
+            stall("fsync of " + partition.topicPartition() + " failed: " + e.getMessage());
+            return false;
+        } finally {
+            watchdog.cancel();
+            partition.ioLock().unlock();
+        }
+        if (failure != null) {
+            return false; // the watchdog fired while we were blocked: the waiters have been failed already
+        }
+        synchronized (partition.lock()) {
+            sealing.removeAll(work.sealed);
+        }
+        int acknowledged = completeWaiters(work.target);
+        if (acknowledged > 0) {
+            metrics.groupCommitAppends().record(acknowledged);
+        }
+        return true;
     }
 
     /**
@@ -279,6 +316,7 @@ final class GroupCommitter {
             s.force();
         }
         metrics.fsyncNanos().record(metrics.nanoTime() - started);
+        metrics.fsyncBytes().record(work.bytes);
         if (fenceEveryCommit && partition.fence().check()) {
             // Read after the fsync: a newer leader fences before it recovers, so seeing no fence here means
             // its recovery will find these bytes; seeing one, they may be lost and must not be acknowledged.

@@ -104,6 +104,15 @@ public interface PartitionLog {
     }
 
     /**
+     * The offset below which a completed fsync covers every batch, lock-free: what the acks=-1
+     * promise is checked against. A log that is never fsynced (the memory log) answers
+     * {@link Long#MAX_VALUE}, so nothing is ever found waiting.
+     */
+    default long syncedOffset() {
+        return Long.MAX_VALUE;
+    }
+
+    /**
      * Whether the log stalled for good: an fsync failed or outlived {@code KAAS_FSYNC_MAX_LATENCY_MS},
      * and appends fail with KAFKA_STORAGE_ERROR until the partition is reopened. Lock-free, for gauges.
      * A memory log never stalls.

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 
 /**
@@ -33,6 +34,11 @@ public final class BrokerMetrics implements TrafficMetrics {
     private final Map<QuotaType, Histogram> throttleTimes = new EnumMap<>(QuotaType.class);
     /** Appends acknowledged by one group-commit fsync. */
     private final Histogram groupCommitAppends = new Histogram(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024);
+    /** Bytes of appends one group-commit fsync made durable. */
+    private final Histogram fsyncBytes = new Histogram(1L << 10, 1L << 12, 1L << 14, 1L << 16, 1L << 18, 1L << 20,
+            1L << 22, 1L << 24);
+    private final ProduceStages produceStages = new ProduceStages();
+    private final LongAdder acksBeforeSync = new LongAdder();
 
     /** @param nanoTime a monotonic clock in nanoseconds, for latencies ({@code System::nanoTime} in production) */
     public BrokerMetrics(LongSupplier nanoTime) {
@@ -127,5 +133,23 @@ public final class BrokerMetrics implements TrafficMetrics {
     /** How many appends each group-commit fsync acknowledged. */
     public Histogram groupCommitAppends() {
         return groupCommitAppends;
+    }
+
+    /** Bytes of appends each group-commit fsync made durable. */
+    public Histogram fsyncBytes() {
+        return fsyncBytes;
+    }
+
+    /** Where an acks=-1 append's time goes, stage by stage. */
+    public ProduceStages produceStages() {
+        return produceStages;
+    }
+
+    /**
+     * acks=-1 answers of a partition that fsyncs every append (flush.messages=1), counted when the
+     * covering fsync had not completed as the answer was made: the promise says this stays zero.
+     */
+    public LongAdder acksBeforeSync() {
+        return acksBeforeSync;
     }
 }

@@ -97,11 +97,12 @@ public final class ProduceService implements ProduceUseCase {
             return CompletableFuture.completedFuture(refused);
         }
         long now = clock.nowMs();
+        long received = metrics.nanoTime();
         boolean fenced = fence.fenced();
         List<CompletableFuture<CompletableFuture<PartitionResult>>> appended = new ArrayList<>(command.partitions().size());
         List<AppendQueue> turns = new ArrayList<>(command.partitions().size());
         for (PartitionRecords p : command.partitions()) {
-            appended.add(appendOne(command.transactionalId(), p, now, acks == -1, fenced, turns));
+            appended.add(appendOne(command.transactionalId(), p, now, received, acks == -1, fenced, turns));
         }
         AppendQueue.runTurns(turns); // one hand-off to the I/O threads for the whole request
         List<CompletableFuture<PartitionResult>> results = appended.stream()
@@ -129,7 +130,7 @@ public final class ProduceService implements ProduceUseCase {
      * verification completes for a turn of its own; never on the caller's thread when the log is on files.
      */
     private CompletableFuture<CompletableFuture<PartitionResult>> appendOne(String transactionalId, PartitionRecords p,
-                                                                            long now, boolean waitDurable,
+                                                                            long now, long received, boolean waitDurable,
                                                                             boolean fenced, List<AppendQueue> turns) {
         Optional<PartitionLog> log = topics.log(p.partition());
         Optional<TopicConfig> config = topics.config(p.partition().topic());
@@ -163,6 +164,7 @@ public final class ProduceService implements ProduceUseCase {
                     + cfg.segmentBytes() + ".");
         }
         boolean logAppendTime = cfg.timestampType() == TopicConfig.TimestampType.LOG_APPEND_TIME;
+        boolean syncsEveryAppend = cfg.flushMessages() == 1;
         if (logAppendTime) {
             RecordBatchHeader.at(p.records()).setLogAppendTime(now);
         }
@@ -179,13 +181,15 @@ public final class ProduceService implements ProduceUseCase {
                                 return unverified(p, verified);
                             }
                             List<AppendQueue> ownTurn = new ArrayList<>(1);
-                            var result = append(partitionLog, p, header, now, guard, logAppendTime, waitDurable, ownTurn);
+                            var result = append(partitionLog, p, header, now, received, guard, logAppendTime,
+                                    waitDurable, syncsEveryAppend, ownTurn);
                             AppendQueue.runTurns(ownTurn);
                             return result;
                         });
             }
         }
-        return append(partitionLog, p, header, now, VerificationGuard.NOT_REQUIRED, logAppendTime, waitDurable, turns);
+        return append(partitionLog, p, header, now, received, VerificationGuard.NOT_REQUIRED, logAppendTime, waitDurable,
+                syncsEveryAppend, turns);
     }
 
     /** Why an appended batch never became durable: a newer leader took over, or the volume failed. */
@@ -197,39 +201,60 @@ public final class ProduceService implements ProduceUseCase {
     }
 
     private CompletableFuture<CompletableFuture<PartitionResult>> append(PartitionLog log, PartitionRecords p,
-                                                                         RecordBatchHeader header, long now,
+                                                                         RecordBatchHeader header, long now, long received,
                                                                          VerificationGuard guard, boolean logAppendTime,
-                                                                         boolean waitDurable, List<AppendQueue> turns) {
+                                                                         boolean waitDurable, boolean syncsEveryAppend,
+                                                                         List<AppendQueue> turns) {
         CompletableFuture<AppendResult> appended = new CompletableFuture<>();
         AppendQueue queue = log.appendQueue();
         queue.hold(() -> {
+            long started = metrics.nanoTime();
+            AppendResult result;
             try {
-                appended.complete(log.append(p.records(), now, guard));
+                result = log.append(p.records(), now, guard);
             } catch (Throwable failure) {
                 appended.completeExceptionally(failure);
+                return;
             }
+            if (waitDurable) {
+                metrics.produceStages().queued().record(started - received);
+                metrics.produceStages().appending().record(metrics.nanoTime() - started);
+            }
+            appended.complete(result);
         });
         turns.add(queue);
         // Counted from the header's record count field: the records themselves are never read.
         int bytes = p.records().remaining();
         int records = header.recordsCount();
+        int lastOffsetDelta = header.lastOffsetDelta();
         return appended.thenApply(result -> {
             if (result instanceof AppendResult.Appended) {
                 metrics.topic(p.partition().topic()).appended(bytes, records);
             }
-            return answer(log, result, p, now, logAppendTime, waitDurable);
+            return answer(log, result, p, now, logAppendTime, waitDurable, syncsEveryAppend, lastOffsetDelta);
         });
     }
 
-    private static CompletableFuture<PartitionResult> answer(PartitionLog log, AppendResult result, PartitionRecords p,
-                                                             long now, boolean logAppendTime, boolean waitDurable) {
+    private CompletableFuture<PartitionResult> answer(PartitionLog log, AppendResult result, PartitionRecords p,
+                                                      long now, boolean logAppendTime, boolean waitDurable,
+                                                      boolean syncsEveryAppend, int lastOffsetDelta) {
         if (result instanceof AppendResult.Appended appended) {
             PartitionResult ok = new PartitionResult(p.partition(), KafkaError.NONE, null, appended.baseOffset(),
                     logAppendTime ? now : appended.logAppendTimeMs(), appended.logStartOffset());
             if (!waitDurable) {
                 return CompletableFuture.completedFuture(ok);
             }
-            return appended.durable().toCompletableFuture().handle((v, e) -> e == null ? ok : notDurable(p, e));
+            long appendedAt = metrics.nanoTime();
+            return appended.durable().toCompletableFuture().handle((v, e) -> {
+                if (e != null) {
+                    return notDurable(p, e);
+                }
+                metrics.produceStages().awaitingFsync().record(metrics.nanoTime() - appendedAt);
+                if (syncsEveryAppend && log.syncedOffset() <= appended.baseOffset() + lastOffsetDelta) {
+                    metrics.acksBeforeSync().increment(); // answered before an fsync covered it: the promise broken
+                }
+                return ok;
+            });
         }
         if (result instanceof AppendResult.Duplicate duplicate) {
             PartitionResult ok = new PartitionResult(p.partition(), KafkaError.NONE, null, duplicate.baseOffset(), -1L,

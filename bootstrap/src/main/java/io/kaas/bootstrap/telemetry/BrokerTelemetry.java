@@ -95,6 +95,10 @@ public final class BrokerTelemetry implements AutoCloseable {
                 .setDescription("Requests whose handler failed, answered with an error as a whole, by API")
                 .buildWithCallback(m -> metrics.requests().forEach(r -> m.record(r.errors(),
                         Attributes.of(SnapshotHistograms.API, r.api()))));
+        meter.counterBuilder("kaas.produce.acks_before_sync").setUnit("{answer}")
+                .setDescription("acks=-1 answers made before the fsync covering their batch completed (flush.messages=1"
+                        + " topics): the durability promise says zero")
+                .buildWithCallback(m -> m.record(metrics.acksBeforeSync().sum()));
         meter.upDownCounterBuilder("kaas.connections").setUnit("{connection}")
                 .setDescription("Client connections open, by listener")
                 .buildWithCallback(m -> metrics.listeners().forEach((name, c) -> m.record(c.open(),

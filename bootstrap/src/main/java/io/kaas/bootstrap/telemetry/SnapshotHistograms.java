@@ -2,6 +2,7 @@ package io.kaas.bootstrap.telemetry;
 
 import io.kaas.application.metrics.BrokerMetrics;
 import io.kaas.application.metrics.Histogram;
+import io.kaas.application.metrics.ProduceStages;
 import io.kaas.application.metrics.RequestStats;
 import io.kaas.domain.quota.QuotaType;
 import io.opentelemetry.api.common.AttributeKey;
@@ -27,6 +28,7 @@ import java.util.function.LongSupplier;
 final class SnapshotHistograms implements MetricProducer {
     static final AttributeKey<String> API = AttributeKey.stringKey("api");
     static final AttributeKey<String> QUOTA_TYPE = AttributeKey.stringKey("quota_type");
+    private static final AttributeKey<String> STAGE = AttributeKey.stringKey("stage");
     private static final double NANOS_PER_SECOND = 1e9;
     private static final double MILLIS_PER_SECOND = 1e3;
 
@@ -45,7 +47,7 @@ final class SnapshotHistograms implements MetricProducer {
     @Override
     public Collection<MetricData> produce(Resource resource) {
         long now = epochNanos.getAsLong();
-        List<MetricData> out = new ArrayList<>(3);
+        List<MetricData> out = new ArrayList<>(5);
         List<HistogramPointData> requests = new ArrayList<>();
         for (RequestStats stats : metrics.requests()) {
             requests.add(point(stats.latencyNanos().snapshot(), NANOS_PER_SECOND, now, Attributes.of(API, stats.api())));
@@ -65,6 +67,14 @@ final class SnapshotHistograms implements MetricProducer {
                 List.of(point(metrics.fsyncNanos().snapshot(), NANOS_PER_SECOND, now, Attributes.empty()))));
         out.add(metric(resource, "kaas.log.group_commit.appends", "Appends acknowledged by one group-commit fsync",
                 "{append}", List.of(point(metrics.groupCommitAppends().snapshot(), 1, now, Attributes.empty()))));
+        out.add(metric(resource, "kaas.log.fsync.bytes", "Bytes of appends one group-commit fsync made durable", "By",
+                List.of(point(metrics.fsyncBytes().snapshot(), 1, now, Attributes.empty()))));
+        ProduceStages stages = metrics.produceStages();
+        out.add(metric(resource, "kaas.produce.stage.duration", "Where an acks=-1 append's time goes, by stage", "s",
+                List.of(point(stages.queued().snapshot(), NANOS_PER_SECOND, now, Attributes.of(STAGE, "queued")),
+                        point(stages.appending().snapshot(), NANOS_PER_SECOND, now, Attributes.of(STAGE, "appending")),
+                        point(stages.awaitingFsync().snapshot(), NANOS_PER_SECOND, now,
+                                Attributes.of(STAGE, "awaiting_fsync")))));
         return out;
     }
 

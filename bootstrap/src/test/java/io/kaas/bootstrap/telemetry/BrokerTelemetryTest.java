@@ -45,6 +45,8 @@ class BrokerTelemetryTest {
         metrics.fsyncNanos().record(7_000_000);    // 7 ms: in the 10 ms bucket
         metrics.fsyncNanos().record(60_000_000_000L); // a minute: above every bound
         metrics.groupCommitAppends().record(3);
+        metrics.fsyncBytes().record(20_000);
+        metrics.produceStages().awaitingFsync().record(2_000_000);
         try (BrokerTelemetry telemetry = BrokerTelemetry.start(TelemetrySettings.fromEnvironment(Map.of(), 0), metrics,
                 () -> new BrokerTelemetry.PartitionCounts(4, 1), List::of)) {
             PrometheusText parsed = PrometheusText.parse(new String(telemetry.prometheusText(), StandardCharsets.UTF_8));
@@ -57,6 +59,12 @@ class BrokerTelemetryTest {
                     .isCloseTo(60.0073, org.assertj.core.data.Offset.offset(1e-9));
             assertThat(parsed.value("kaas_log_group_commit_appends_bucket", Map.of("le", "4.0"))).hasValue(1);
             assertThat(parsed.value("kaas_log_group_commit_appends_bucket", Map.of("le", "2.0"))).hasValue(0);
+            assertThat(parsed.value("kaas_log_fsync_bytes_bucket", Map.of("le", "65536.0"))).hasValue(1);
+            assertThat(parsed.value("kaas_log_fsync_bytes_bucket", Map.of("le", "16384.0"))).hasValue(0);
+            assertThat(parsed.value("kaas_produce_stage_duration_seconds_sum", Map.of("stage", "awaiting_fsync")))
+                    .hasValue(0.002);
+            assertThat(parsed.value("kaas_produce_stage_duration_seconds_count", Map.of("stage", "queued"))).hasValue(0);
+            assertThat(parsed.value("kaas_produce_acks_before_sync_total", Map.of())).hasValue(0);
             assertThat(parsed.value("kaas_partitions_led", Map.of())).hasValue(4);
             assertThat(parsed.value("kaas_partitions_stalled", Map.of())).hasValue(1);
         }
