@@ -56,6 +56,7 @@ import io.kaas.application.port.out.Clock;
 import io.kaas.application.port.out.Filesystem;
 import io.kaas.application.port.out.ProducerIdBlockStore;
 import io.kaas.application.port.out.TopicStore;
+import io.kaas.application.port.out.Tracer;
 import io.kaas.application.port.out.TransactionVerifier;
 import io.kaas.application.port.out.UserWriter;
 import io.kaas.application.produce.ProduceService;
@@ -77,6 +78,7 @@ import io.kaas.bootstrap.cluster.ClusterRuntime;
 import io.kaas.bootstrap.health.HealthReport;
 import io.kaas.bootstrap.health.HealthServer;
 import io.kaas.bootstrap.telemetry.BrokerTelemetry;
+import io.kaas.bootstrap.telemetry.BrokerTracing;
 import io.kaas.domain.config.BrokerConfigs;
 import io.kaas.domain.fetch.FetchSessionCache;
 import io.kaas.domain.security.AclBinding;
@@ -291,8 +293,12 @@ public final class KaasBroker implements AutoCloseable {
                     new PartitionLeadershipService(topics, cluster),
                     new UserScramCredentialService(credentials, users),
                     new ClientQuotaService(credentials, users));
+            Tracer tracer = BrokerTracing.start(config.telemetry());
+            if (tracer instanceof BrokerTracing tracing) {
+                stopSequence.add(0, tracing::close); // after the server: the last requests' spans are sent
+            }
             server = KafkaServer.start(wire, listeners(config, useCases, accessControl,
-                    new SaslAuthenticator(credentials, new ScramNonces()), boundPorts), io, metrics);
+                    new SaslAuthenticator(credentials, new ScramNonces()), boundPorts), io, metrics, tracer);
             BrokerTelemetry telemetry = BrokerTelemetry.start(config.telemetry(), metrics, () -> partitionCounts(topics),
                     new ConsumerLag(groups, topics)::current);
             stopSequence.add(0, telemetry::close); // its last push still sees every counter

@@ -29,10 +29,15 @@ public final class BrokerMetrics implements TrafficMetrics {
     private final Histogram fsyncNanos = Histogram.latencyNanos();
     /** Appends acknowledged by one group-commit fsync. */
     private final Histogram groupCommitAppends = new Histogram(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024);
+    /** A produced batch's way to its acknowledgement, one histogram per {@link ProduceStep}. */
+    private final Histogram[] produceSteps = new Histogram[ProduceStep.values().length];
 
     /** @param nanoTime a monotonic clock in nanoseconds, for latencies ({@code System::nanoTime} in production) */
     public BrokerMetrics(LongSupplier nanoTime) {
         this.nanoTime = nanoTime;
+        for (int i = 0; i < produceSteps.length; i++) {
+            produceSteps[i] = Histogram.stepNanos();
+        }
     }
 
     /** Counters nobody reads, for services built without an exporter (tests, tools); latencies read as zero. */
@@ -114,5 +119,25 @@ public final class BrokerMetrics implements TrafficMetrics {
     /** How many appends each group-commit fsync acknowledged. */
     public Histogram groupCommitAppends() {
         return groupCommitAppends;
+    }
+
+    /** How long produced batches spent in {@code step}, in nanoseconds. */
+    public Histogram produceStep(ProduceStep step) {
+        return produceSteps[step.ordinal()];
+    }
+
+    /** The steps between a produce request reaching the log and its answer (produce-to-ack latency, split). */
+    public enum ProduceStep {
+        /** From the produce use case to the append starting: the partition's append queue (and a transaction's verification). */
+        QUEUE,
+        /** The append itself: classification, offset assignment and the write. */
+        APPEND,
+        /** acks=all: from the append to the group-commit fsync covering it. */
+        FSYNC_WAIT;
+
+        /** The name exported as the {@code step} label. */
+        public String label() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
     }
 }

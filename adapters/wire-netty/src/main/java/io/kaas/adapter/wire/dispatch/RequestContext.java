@@ -1,5 +1,6 @@
 package io.kaas.adapter.wire.dispatch;
 
+import io.kaas.application.port.out.TraceSpan;
 import io.kaas.domain.security.KafkaPrincipal;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -12,10 +13,15 @@ import org.apache.kafka.common.requests.RequestHeader;
  * Who sent a request and how: what handlers may know beyond the request body (the principal the
  * connection authenticated as, {@link KafkaPrincipal#ANONYMOUS} without authentication, is what ACLs
  * and quotas key on); and the connection's event loop, where a handler's continuations resume (see
- * {@link #resume}).
+ * {@link #resume}); and the request's trace span, {@link TraceSpan#NONE} when it is not sampled.
  */
 public record RequestContext(RequestHeader header, SocketAddress clientAddress, Executor loop,
-                             KafkaPrincipal principal) {
+                             KafkaPrincipal principal, TraceSpan span) {
+    /** An untraced request. */
+    public RequestContext(RequestHeader header, SocketAddress clientAddress, Executor loop, KafkaPrincipal principal) {
+        this(header, clientAddress, loop, principal, TraceSpan.NONE);
+    }
+
     /**
      * The use case's answer, with whatever a handler chains on it run on the connection's event loop:
      * an answer completed by an fsync, a timer or another broker would otherwise run the handler's

@@ -1,6 +1,7 @@
 package io.kaas.adapter.wire.support;
 
 import io.kaas.application.port.in.TrafficMetrics;
+import io.kaas.application.port.out.Tracer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.adapter.wire.WireSettings;
@@ -51,7 +52,7 @@ public final class WireChannel implements AutoCloseable {
         channel.pipeline().addLast("frames",
                 new KafkaFrameDecoder(SaslServerAuthenticator.MAX_RECEIVE_BYTES_BEFORE_AUTHENTICATION));
         channel.pipeline().addLast("apis", new KafkaApiDispatcher(registry, ConnectionLimits.DEFAULT, Runnable::run,
-                authenticator, WireSettings.DEFAULT_MAX_FRAME_BYTES, TrafficMetrics.NONE));
+                authenticator, WireSettings.DEFAULT_MAX_FRAME_BYTES, TrafficMetrics.NONE, Tracer.NONE));
     }
 
     /** Closes the channel as a client hanging up would, without the leak checks of {@link #close()}. */
