@@ -77,6 +77,7 @@ import io.kaas.application.txn.VerifiedHere;
 import io.kaas.bootstrap.cluster.ClusterRuntime;
 import io.kaas.bootstrap.health.HealthReport;
 import io.kaas.bootstrap.health.HealthServer;
+import io.kaas.bootstrap.logging.KaasLogging;
 import io.kaas.bootstrap.telemetry.BrokerTelemetry;
 import io.kaas.bootstrap.telemetry.BrokerTracing;
 import io.kaas.domain.config.BrokerConfigs;
@@ -164,6 +165,7 @@ public final class KaasBroker implements AutoCloseable {
      * logs stay in memory and only the metadata stores use {@code fs}.
      */
     public static KaasBroker start(BrokerConfig config, Filesystem fs) throws InterruptedException {
+        KaasLogging.configure(config.logging());
         Optional<DataDirectoryLock> lock = config.storage() == BrokerConfig.Storage.DISK
                 ? Optional.of(DataDirectoryLock.acquire(lockedDirectory(config))) : Optional.empty();
         try {
@@ -284,7 +286,8 @@ public final class KaasBroker implements AutoCloseable {
                     cluster,
                     producerIds,
                     new DeleteRecordsService(topics, io),
-                    new ConfigService(topics, configWriter, brokerConfigService, config.brokerId()),
+                    new ConfigService(topics, configWriter, brokerConfigService, config.brokerId(),
+                            KaasLogging.levels()),
                     new LogDirsService(topics, engine, io),
                     groups,
                     transactions.coordinator(),
@@ -299,8 +302,9 @@ public final class KaasBroker implements AutoCloseable {
             }
             server = KafkaServer.start(wire, listeners(config, useCases, accessControl,
                     new SaslAuthenticator(credentials, new ScramNonces()), boundPorts), io, metrics, tracer);
-            BrokerTelemetry telemetry = BrokerTelemetry.start(config.telemetry(), metrics, () -> partitionCounts(topics),
-                    new ConsumerLag(groups, topics)::current);
+            BrokerTelemetry telemetry = BrokerTelemetry.start(config.telemetry(), metrics,
+                    new LiveGauges(topics, new ConsumerLag(groups, topics), groups, transactions.coordinator(), runtime,
+                            clock));
             stopSequence.add(0, telemetry::close); // its last push still sees every counter
             health = startHealth(config, topics, server, runtime, codec, telemetry);
             KafkaServer listening = server;
@@ -378,11 +382,6 @@ public final class KaasBroker implements AutoCloseable {
             throw new IllegalStateException("cannot serve the health probes on " + config.bindHost() + ":"
                     + config.healthPort() + " (KAAS_HEALTH_PORT): " + e.getMessage(), e);
         }
-    }
-
-    private static BrokerTelemetry.PartitionCounts partitionCounts(TopicService topics) {
-        Collection<PartitionLog> led = topics.logs();
-        return new BrokerTelemetry.PartitionCounts(led.size(), led.stream().filter(PartitionLog::stalled).count());
     }
 
     /** The port of {@code /healthz}, {@code /readyz} and {@code /metrics}. */

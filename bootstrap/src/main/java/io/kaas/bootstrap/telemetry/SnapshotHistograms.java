@@ -24,6 +24,7 @@ import java.util.function.LongSupplier;
  */
 final class SnapshotHistograms implements MetricProducer {
     static final AttributeKey<String> API = AttributeKey.stringKey("api");
+    static final AttributeKey<String> STEP = AttributeKey.stringKey("step");
     private static final double NANOS_PER_SECOND = 1e9;
 
     private final BrokerMetrics metrics;
@@ -41,7 +42,7 @@ final class SnapshotHistograms implements MetricProducer {
     @Override
     public Collection<MetricData> produce(Resource resource) {
         long now = epochNanos.getAsLong();
-        List<MetricData> out = new ArrayList<>(3);
+        List<MetricData> out = new ArrayList<>(4);
         List<HistogramPointData> requests = new ArrayList<>();
         for (RequestStats stats : metrics.requests()) {
             requests.add(point(stats.latencyNanos().snapshot(), NANOS_PER_SECOND, now, Attributes.of(API, stats.api())));
@@ -54,6 +55,12 @@ final class SnapshotHistograms implements MetricProducer {
                 List.of(point(metrics.fsyncNanos().snapshot(), NANOS_PER_SECOND, now, Attributes.empty()))));
         out.add(metric(resource, "kaas.log.group_commit.appends", "Appends acknowledged by one group-commit fsync",
                 "{append}", List.of(point(metrics.groupCommitAppends().snapshot(), 1, now, Attributes.empty()))));
+        List<HistogramPointData> steps = new ArrayList<>();
+        for (BrokerMetrics.ProduceStep step : BrokerMetrics.ProduceStep.values()) {
+            steps.add(point(metrics.produceStep(step).snapshot(), NANOS_PER_SECOND, now, Attributes.of(STEP, step.label())));
+        }
+        out.add(metric(resource, "kaas.produce.step.duration", "A produced batch's time in each step to its "
+                + "acknowledgement: queue (waiting for its append), append, fsync_wait (acks=all)", "s", steps));
         return out;
     }
 

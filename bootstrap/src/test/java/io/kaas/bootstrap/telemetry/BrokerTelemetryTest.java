@@ -22,7 +22,7 @@ class BrokerTelemetryTest {
         metrics.requestCompleted(0, HOSTILE, 1_000, true);
         List<PartitionLag> lag = List.of(new PartitionLag(HOSTILE, new TopicPartition(HOSTILE, 2), 7));
         try (BrokerTelemetry telemetry = BrokerTelemetry.start(TelemetrySettings.fromEnvironment(Map.of(), 0), metrics,
-                () -> new BrokerTelemetry.PartitionCounts(1, 0), () -> lag)) {
+                FixedGauges.of(1, 0, lag))) {
             String text = new String(telemetry.prometheusText(), StandardCharsets.UTF_8);
 
             PrometheusText parsed = PrometheusText.parse(text);
@@ -46,7 +46,7 @@ class BrokerTelemetryTest {
         metrics.fsyncNanos().record(60_000_000_000L); // a minute: above every bound
         metrics.groupCommitAppends().record(3);
         try (BrokerTelemetry telemetry = BrokerTelemetry.start(TelemetrySettings.fromEnvironment(Map.of(), 0), metrics,
-                () -> new BrokerTelemetry.PartitionCounts(4, 1), List::of)) {
+                FixedGauges.of(4, 1, List.of()))) {
             PrometheusText parsed = PrometheusText.parse(new String(telemetry.prometheusText(), StandardCharsets.UTF_8));
 
             assertThat(parsed.value("kaas_log_fsync_duration_seconds_bucket", Map.of("le", "5.0E-4"))).hasValue(1);
