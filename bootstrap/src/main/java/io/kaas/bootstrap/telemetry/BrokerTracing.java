@@ -1,7 +1,7 @@
 package io.kaas.bootstrap.telemetry;
 
-import io.kaas.application.port.out.TraceSpan;
-import io.kaas.application.port.out.Tracer;
+import io.kaas.application.port.in.TraceSpan;
+import io.kaas.application.port.in.Tracer;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.common.AttributesBuilder;
 import io.opentelemetry.api.trace.Span;

@@ -2,7 +2,7 @@ package io.kaas.bootstrap.telemetry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kaas.application.port.out.TraceSpan;
+import io.kaas.application.port.in.TraceSpan;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.trace.data.SpanData;

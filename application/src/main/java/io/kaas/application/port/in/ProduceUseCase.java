@@ -1,6 +1,5 @@
 package io.kaas.application.port.in;
 
-import io.kaas.application.port.out.TraceSpan;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.topic.TopicPartition;
 import java.nio.ByteBuffer;

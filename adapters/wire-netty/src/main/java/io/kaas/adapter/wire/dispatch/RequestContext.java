@@ -1,6 +1,6 @@
 package io.kaas.adapter.wire.dispatch;
 
-import io.kaas.application.port.out.TraceSpan;
+import io.kaas.application.port.in.TraceSpan;
 import io.kaas.domain.security.KafkaPrincipal;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;

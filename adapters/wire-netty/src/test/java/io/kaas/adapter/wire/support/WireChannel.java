@@ -1,7 +1,5 @@
 package io.kaas.adapter.wire.support;
 
-import io.kaas.application.port.in.TrafficMetrics;
-import io.kaas.application.port.out.Tracer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.adapter.wire.WireSettings;
@@ -10,6 +8,8 @@ import io.kaas.adapter.wire.dispatch.ApiRegistry;
 import io.kaas.adapter.wire.dispatch.ConnectionLimits;
 import io.kaas.adapter.wire.dispatch.KafkaApiDispatcher;
 import io.kaas.adapter.wire.dispatch.SaslServerAuthenticator;
+import io.kaas.application.port.in.Tracer;
+import io.kaas.application.port.in.TrafficMetrics;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.util.ReferenceCountUtil;

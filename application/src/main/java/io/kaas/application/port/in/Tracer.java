@@ -1,4 +1,4 @@
-package io.kaas.application.port.out;
+package io.kaas.application.port.in;
 
 /**
  * Where request traces go. The adapter decides, when a request arrives, whether it is sampled; an

@@ -1,4 +1,4 @@
-package io.kaas.application.port.out;
+package io.kaas.application.port.in;
 
 /**
  * One timed step of a sampled request (see {@link Tracer}). Spans may be started, annotated and
