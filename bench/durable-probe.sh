@@ -2,7 +2,7 @@
 # Where the durable produce path's time and CPU go (issue 15's breakdown): starts kaas from JAR with
 # flush.messages=1 (an fsync behind every acks=all answer), warms it up, then per scenario prints records/s,
 # broker user/system CPU per 100k records, context switches (perf stat), fsyncs/s and bytes per fsync, the
-# acks=-1 stages from /metrics (queued, appending, awaiting fsync, answer) and the acks-before-sync counter.
+# acks=-1 steps from /metrics (queue, append, fsync wait, answer) and the acks-before-sync counter.
 # With --jfr, a last 1 KiB pass runs under a JFR recording: top frames and the allocation rate.
 #   bench/durable-probe.sh JAR OUTDIR [--jfr] [--partitions N] [--producers N]
 # Needs ../shared/tools/peer-kafka.sh (the Apache 3.7.2 client tools), perf, python3.

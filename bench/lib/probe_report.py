@@ -30,9 +30,9 @@ fsync_bytes = delta(r"kaas_log_fsync_bytes(_bytes)?_sum")
 acked = delta(r"kaas_log_group_commit_appends_sum")
 requests = delta(r'kaas_request_duration_seconds_count\{api="Produce"\}')
 request_s = delta(r'kaas_request_duration_seconds_sum\{api="Produce"\}')
-stages = {s: (delta(rf'kaas_produce_stage_duration_seconds_sum\{{stage="{s}"\}}'),
-              delta(rf'kaas_produce_stage_duration_seconds_count\{{stage="{s}"\}}'))
-          for s in ("queued", "appending", "awaiting_fsync")}
+stages = {s: (delta(rf'kaas_produce_step_duration_seconds_sum\{{step="{s}"\}}'),
+              delta(rf'kaas_produce_step_duration_seconds_count\{{step="{s}"\}}'))
+          for s in ("queue", "append", "fsync_wait")}
 before_sync = delta(r"kaas_produce_acks_before_sync(_total)?")
 switches = 0
 for line in open(f"{out}/{name}.perfstat"):
@@ -55,4 +55,4 @@ print(f"  fsyncs {fsyncs:,.0f} = {fsyncs / wall:,.0f}/s ({fsyncs / wall / partit
       f" {fsync_bytes / fsyncs if fsyncs else 0:,.0f} B and {acked / fsyncs if fsyncs else 0:.2f} appends per fsync")
 print(f"  Produce requests {requests:,.0f}, mean {ms(request_s, requests):.2f} ms; per acks=-1 append: "
       + ", ".join(f"{s} {ms(*stages[s]):.2f} ms" for s in stages)
-      + f" ({stages['queued'][1]:,.0f} appends); acks before sync: {before_sync:.0f}")
+      + f" ({stages['queue'][1]:,.0f} appends); acks before sync: {before_sync:.0f}")

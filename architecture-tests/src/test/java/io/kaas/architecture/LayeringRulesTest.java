@@ -41,6 +41,12 @@ class LayeringRulesTest {
             .because("use cases are protocol- and format-agnostic; adapters translate");
 
     @ArchTest
+    static final ArchRule onlyBootstrapSpeaksOpenTelemetry = noClasses().that().resideOutsideOfPackage("io.kaas.bootstrap..")
+            .should().dependOnClassesThat().resideInAPackage("io.opentelemetry..")
+            .because("metrics, spans and log correlation reach the SDK through ports (Tracer, LogLevels) and "
+                    + "BrokerMetrics; the composition root alone knows OpenTelemetry");
+
+    @ArchTest
     static final ArchRule adaptersDoNotKnowEachOther = slices().matching("io.kaas.adapter.(*)..")
             .should().notDependOnEachOther();
 

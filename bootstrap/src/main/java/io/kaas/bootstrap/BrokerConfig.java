@@ -5,6 +5,7 @@ import io.kaas.adapter.wire.WireSettings;
 import io.kaas.application.cluster.BrokerSettings;
 import io.kaas.application.log.LogConfig;
 import io.kaas.application.txn.TransactionSettings;
+import io.kaas.bootstrap.logging.LoggingSettings;
 import io.kaas.bootstrap.telemetry.TelemetrySettings;
 import io.kaas.domain.fetch.FetchSessionCache;
 import io.kaas.domain.group.GroupConfig;
@@ -91,6 +92,7 @@ import java.util.function.Function;
  *                          {@code POST /debug/wedge?ms=N} on the health port; never set it in production
  * @param telemetry         the OTLP push of the metrics ({@link TelemetrySettings}: the standard {@code OTEL_*}
  *                          variables and {@code KAAS_METRIC_EXPORT_INTERVAL}); {@code /metrics} is always served
+ * @param logging           {@code KAAS_LOG_LEVEL} and {@code KAAS_LOG_FORMAT} ({@link LoggingSettings})
  */
 public record BrokerConfig(String bindHost, int port, List<ListenerConfig> listeners, int healthPort, String advertisedHost, Storage storage, Path dataDir,
                            int brokerId, Optional<String> rack, Optional<String> clusterId, boolean autoCreateTopics,
@@ -102,7 +104,7 @@ public record BrokerConfig(String bindHost, int port, List<ListenerConfig> liste
                            int producerIdExpirationCheckIntervalMs, int maxPartitionsPerTopic,
                            int fetchSessionCacheSlots, QuotaWindow quotaWindow, GroupConfig groups, TransactionSettings transactions, Optional<ClusterSettings> cluster,
                            AuthorizationSettings authorization, boolean testHooks, TelemetrySettings telemetry,
-                           Set<String> explicitlySet) {
+                           LoggingSettings logging, Set<String> explicitlySet) {
 
     public BrokerConfig {
         listeners = List.copyOf(listeners);
@@ -200,6 +202,7 @@ public record BrokerConfig(String bindHost, int port, List<ListenerConfig> liste
                 authorization(r),
                 r.bool("KAAS_TEST_HOOKS", false),
                 telemetry(env, r, brokerId),
+                logging(env, r),
                 r.setVariables());
         if (cluster.isPresent() && (config.port() == 0 || cluster.get().heartbeatPort() == 0)) {
             r.problem("KAAS_PORT and KAAS_HEARTBEAT_PORT must be fixed ports in a cluster: the other brokers and the clients "
@@ -267,6 +270,15 @@ public record BrokerConfig(String bindHost, int port, List<ListenerConfig> liste
         } catch (IllegalArgumentException e) {
             r.problem(e.getMessage());
             return TelemetrySettings.fromEnvironment(Map.of(), brokerId);
+        }
+    }
+
+    private static LoggingSettings logging(Map<String, String> env, Reader r) {
+        try {
+            return LoggingSettings.fromEnvironment(env);
+        } catch (IllegalArgumentException e) {
+            r.problem(e.getMessage());
+            return LoggingSettings.fromEnvironment(Map.of());
         }
     }
 

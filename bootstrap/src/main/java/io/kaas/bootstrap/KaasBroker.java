@@ -59,6 +59,7 @@ import io.kaas.application.metrics.BrokerMetrics;
 import io.kaas.application.metrics.ConsumerLag;
 import io.kaas.application.port.in.ClusterUseCase;
 import io.kaas.application.port.in.TopicAdminUseCase;
+import io.kaas.application.port.in.Tracer;
 import io.kaas.application.port.out.AclStore;
 import io.kaas.application.port.out.AclWriter;
 import io.kaas.application.port.out.Clock;
@@ -87,7 +88,9 @@ import io.kaas.application.txn.VerifiedHere;
 import io.kaas.bootstrap.cluster.ClusterRuntime;
 import io.kaas.bootstrap.health.HealthReport;
 import io.kaas.bootstrap.health.HealthServer;
+import io.kaas.bootstrap.logging.KaasLogging;
 import io.kaas.bootstrap.telemetry.BrokerTelemetry;
+import io.kaas.bootstrap.telemetry.BrokerTracing;
 import io.kaas.domain.config.BrokerConfigs;
 import io.kaas.domain.fetch.FetchSessionCache;
 import io.kaas.domain.security.AclBinding;
@@ -175,6 +178,7 @@ public final class KaasBroker implements AutoCloseable {
      * logs stay in memory and only the metadata stores use {@code fs}.
      */
     public static KaasBroker start(BrokerConfig config, Filesystem fs) throws InterruptedException {
+        KaasLogging.configure(config.logging());
         Optional<DataDirectoryLock> lock = config.storage() == BrokerConfig.Storage.DISK
                 ? Optional.of(DataDirectoryLock.acquire(lockedDirectory(config))) : Optional.empty();
         try {
@@ -300,7 +304,8 @@ public final class KaasBroker implements AutoCloseable {
                     cluster,
                     producerIds,
                     new DeleteRecordsService(topics, io),
-                    new ConfigService(topics, configWriter, brokerConfigService, config.brokerId()),
+                    new ConfigService(topics, configWriter, brokerConfigService, config.brokerId(),
+                            KaasLogging.levels()),
                     new LogDirsService(topics, engine, io),
                     groups,
                     transactions.coordinator(),
@@ -310,11 +315,17 @@ public final class KaasBroker implements AutoCloseable {
                     new UserScramCredentialService(credentials, users),
                     new ClientQuotaService(credentials, users),
                     new ClientQuotaEnforcer(ConfiguredQuotas.of(credentials), config.quotaWindow(), clock, metrics));
+            Tracer tracer = BrokerTracing.start(config.telemetry());
+            if (tracer instanceof BrokerTracing tracing) {
+                stopSequence.add(0, tracing::close); // after the server: the last requests' spans are sent
+            }
             server = KafkaServer.start(wire, listeners(config, useCases, accessControl,
                     new SaslAuthenticator(credentials, new ScramNonces()), boundPorts,
-                    oauth -> oauthAuthenticator(oauth, codec, scheduler, clock, stopSequence), clock), io, metrics);
-            BrokerTelemetry telemetry = BrokerTelemetry.start(config.telemetry(), metrics, () -> partitionCounts(topics),
-                    new ConsumerLag(groups, topics)::current);
+                    oauth -> oauthAuthenticator(oauth, codec, scheduler, clock, stopSequence), clock), io, metrics,
+                    tracer);
+            BrokerTelemetry telemetry = BrokerTelemetry.start(config.telemetry(), metrics,
+                    new LiveGauges(topics, new ConsumerLag(groups, topics), groups, transactions.coordinator(), runtime,
+                            clock));
             stopSequence.add(0, telemetry::close); // its last push still sees every counter
             health = startHealth(config, topics, server, runtime, codec, telemetry);
             KafkaServer listening = server;
@@ -423,11 +434,6 @@ public final class KaasBroker implements AutoCloseable {
             throw new IllegalStateException("cannot serve the health probes on " + config.bindHost() + ":"
                     + config.healthPort() + " (KAAS_HEALTH_PORT): " + e.getMessage(), e);
         }
-    }
-
-    private static BrokerTelemetry.PartitionCounts partitionCounts(TopicService topics) {
-        Collection<PartitionLog> led = topics.logs();
-        return new BrokerTelemetry.PartitionCounts(led.size(), led.stream().filter(PartitionLog::stalled).count());
     }
 
     /** The port of {@code /healthz}, {@code /readyz} and {@code /metrics}. */

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.sun.net.httpserver.HttpServer;
 import io.kaas.bootstrap.telemetry.PrometheusText;
 import io.kaas.bootstrap.testing.EmbeddedKaas;
+import io.kaas.bootstrap.testing.PollingConsumer;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -13,6 +14,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,7 +24,9 @@ import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Future;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -106,6 +111,68 @@ class MetricsIT {
             assertThat(metrics.value("kaas_partitions_stalled", Map.of())).hasValue(0);
             assertThat(metrics.value("kaas_connections_accepted_total", Map.of("listener", "plain")).orElseThrow())
                     .isGreaterThanOrEqualTo(3);
+        }
+    }
+
+    @Test
+    void storageGroupsTransactionsAndProduceStepsShowTheBrokersState() throws Exception {
+        try (EmbeddedKaas kaas = EmbeddedKaas.inTempDir(EmbeddedKaas.FAST_GROUPS).start(); Admin admin = kaas.admin()) {
+            String topic = EmbeddedKaas.uniqueTopicName("segmented");
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1).configs(Map.of("segment.bytes", "1024"))))
+                    .all().get();
+            TopicPartition tp = new TopicPartition(topic, 0);
+            int acked = 12;
+            try (KafkaProducer<byte[], byte[]> producer = kaas.producer(Map.of(ProducerConfig.ACKS_CONFIG, "all"))) {
+                for (int i = 0; i < acked; i++) { // one ~300-byte batch each: a 1 KiB segment holds three
+                    producer.send(new ProducerRecord<>(topic, new byte[250])).get();
+                }
+            }
+            long logBytes = admin.describeLogDirs(List.of(kaas.broker().config().brokerId())).allDescriptions().get()
+                    .values().stream().flatMap(dirs -> dirs.values().stream())
+                    .mapToLong(dir -> dir.replicaInfos().get(tp).size()).sum();
+            long segmentFiles;
+            try (Stream<Path> files = Files.list(kaas.dataDir().resolve(topic).resolve("0"))) {
+                segmentFiles = files.filter(f -> f.getFileName().toString().endsWith(".log")).count();
+            }
+            PrometheusText metrics = scrape(kaas);
+            Map<String, String> partition = Map.of("topic", topic, "partition", "0");
+            assertThat(metrics.value("kaas_log_size_bytes", partition)).hasValue((double) logBytes);
+            assertThat(segmentFiles).isGreaterThan(3);
+            assertThat(metrics.value("kaas_log_segments", partition)).hasValue((double) segmentFiles);
+            for (String step : List.of("queue", "append", "fsync_wait")) {
+                assertThat(metrics.value("kaas_produce_step_duration_seconds_count", Map.of("step", step)).orElseThrow())
+                        .isGreaterThanOrEqualTo(acked);
+            }
+            assertThat(metrics.value("kaas_controller_present", Map.of())).hasValue(1); // standalone: its own
+
+            String group = "rebalanced";
+            Map<String, String> ofGroup = Map.of("group", group);
+            try (PollingConsumer first = kaas.groupMember(group, topic)) {
+                await().atMost(EmbeddedKaas.DEFAULT_TIMEOUT).until(() -> first.generation() > 0);
+                double alone = scrape(kaas).value("kaas_consumer_group_rebalances_total", ofGroup).orElseThrow();
+                assertThat(alone).isGreaterThanOrEqualTo(1);
+                try (PollingConsumer second = kaas.groupMember(group, topic)) {
+                    // both members in one new generation: the group rebalanced for the second
+                    await().atMost(EmbeddedKaas.DEFAULT_TIMEOUT).until(() -> second.generation() > 0
+                            && second.generation() == first.generation());
+                    assertThat(scrape(kaas).value("kaas_consumer_group_rebalances_total", ofGroup).orElseThrow())
+                            .isGreaterThanOrEqualTo(alone + 1);
+                }
+            }
+
+            try (KafkaProducer<byte[], byte[]> transactional = kaas.producer(Map.of(
+                    ProducerConfig.TRANSACTIONAL_ID_CONFIG, "metered-txn"))) {
+                transactional.initTransactions();
+                assertThat(scrape(kaas).value("kaas_transactions_active", Map.of())).hasValue(0);
+                transactional.beginTransaction();
+                transactional.send(new ProducerRecord<>(topic, new byte[10])).get();
+                PrometheusText open = scrape(kaas);
+                assertThat(open.value("kaas_transactions_active", Map.of())).hasValue(1);
+                assertThat(open.value("kaas_transactions_oldest_age_seconds", Map.of()).orElseThrow()).isNotNegative();
+                transactional.commitTransaction();
+                await().atMost(EmbeddedKaas.DEFAULT_TIMEOUT).untilAsserted(() ->
+                        assertThat(scrape(kaas).value("kaas_transactions_active", Map.of())).hasValue(0));
+            }
         }
     }
 

@@ -35,6 +35,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiPredicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -66,6 +67,8 @@ final class CoordinatedGroup {
     private ClassicGroup group;
     /** The stable generation last handed to the file (null: none), so only a new one is written. */
     private GroupSnapshot persisted;
+    /** Rebalances begun since this broker loaded the group; read lock-free by the metrics. */
+    private final LongAdder rebalances = new LongAdder();
 
     CoordinatedGroup(String groupId, GroupConfig config, OffsetStore store, Clock clock, Scheduler scheduler, Executor io) {
         this.groupId = groupId;
@@ -512,8 +515,14 @@ final class CoordinatedGroup {
                 });
     }
 
+    /** Rebalances begun since this broker loaded the group. Lock-free. */
+    long rebalances() {
+        return rebalances.sum();
+    }
+
     private void log(GroupEvent event) {
         if (event instanceof GroupEvent.RebalancePrepared prepared) {
+            rebalances.increment();
             LOG.info("group {} rebalancing from generation {}: {}", groupId, prepared.fromGeneration(), prepared.reason());
         } else if (event instanceof GroupEvent.GenerationStarted started) {
             if (started.protocolName() == null) {

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -419,6 +420,16 @@ public final class GroupCoordinatorService implements GroupCoordinator, AutoClos
             LOG.warn("request for group {} failed: {}", groupId, failure.toString());
             return failed.apply(KafkaError.COORDINATOR_NOT_AVAILABLE);
         });
+    }
+
+    /**
+     * Rebalances begun per group coordinated here, since this broker loaded it (a group moving to
+     * another coordinator or deleted leaves the map). Lock-free: for the metrics.
+     */
+    public Map<String, Long> rebalanceCounts() {
+        Map<String, Long> counts = new TreeMap<>();
+        slots.forEach((groupId, group) -> counts.put(groupId, group.rebalances()));
+        return counts;
     }
 
     /** The group's slot, created and loaded on first use; a failed load is forgotten so the next request retries. */

@@ -205,6 +205,11 @@ final class DiskPartitionLog extends ProducerTrackingLog {
     }
 
     @Override
+    public int segmentCount() {
+        return segments.published().count();
+    }
+
+    @Override
     public Optional<TimestampOffset> offsetForTimestamp(long timestamp, BatchRecordSearch records) {
         return segments.published().offsetForTimestamp(timestamp, records);
     }

@@ -138,6 +138,11 @@ public interface PartitionLog {
     /** Bytes of log the partition holds now: the sum of its segments' sizes (what DescribeLogDirs reports). */
     long sizeInBytes();
 
+    /** Segments the partition holds now, the active one included (one for a log in memory). Lock-free, for gauges. */
+    default int segmentCount() {
+        return 1;
+    }
+
     /** The leader epoch this log's batches are stamped with. */
     int leaderEpoch();
 

@@ -37,8 +37,9 @@ public final class BrokerMetrics implements TrafficMetrics {
     /** Bytes of appends one group-commit fsync made durable. */
     private final Histogram fsyncBytes = new Histogram(1L << 10, 1L << 12, 1L << 14, 1L << 16, 1L << 18, 1L << 20,
             1L << 22, 1L << 24);
-    private final ProduceStages produceStages = new ProduceStages();
     private final LongAdder acksBeforeSync = new LongAdder();
+    /** A produced batch's way to its acknowledgement, one histogram per {@link ProduceStep}. */
+    private final Histogram[] produceSteps = new Histogram[ProduceStep.values().length];
 
     /** @param nanoTime a monotonic clock in nanoseconds, for latencies ({@code System::nanoTime} in production) */
     public BrokerMetrics(LongSupplier nanoTime) {
@@ -46,6 +47,9 @@ public final class BrokerMetrics implements TrafficMetrics {
         for (QuotaType type : QuotaType.values()) {
             throttleTimes.put(type, new Histogram(1, 5, 10, 25, 50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000,
                     30_000, 60_000));
+        }
+        for (int i = 0; i < produceSteps.length; i++) {
+            produceSteps[i] = Histogram.stepNanos();
         }
     }
 
@@ -140,16 +144,31 @@ public final class BrokerMetrics implements TrafficMetrics {
         return fsyncBytes;
     }
 
-    /** Where an acks=-1 append's time goes, stage by stage. */
-    public ProduceStages produceStages() {
-        return produceStages;
-    }
-
     /**
      * acks=-1 answers of a partition that fsyncs every append (flush.messages=1), counted when the
      * covering fsync had not completed as the answer was made: the promise says this stays zero.
      */
     public LongAdder acksBeforeSync() {
         return acksBeforeSync;
+    }
+
+    /** How long produced batches spent in {@code step}, in nanoseconds. */
+    public Histogram produceStep(ProduceStep step) {
+        return produceSteps[step.ordinal()];
+    }
+
+    /** The steps between a produce request reaching the log and its answer (produce-to-ack latency, split). */
+    public enum ProduceStep {
+        /** From the produce use case to the append starting: the partition's append queue (and a transaction's verification). */
+        QUEUE,
+        /** The append itself: classification, offset assignment and the write. */
+        APPEND,
+        /** acks=all: from the append to the group-commit fsync covering it. */
+        FSYNC_WAIT;
+
+        /** The name exported as the {@code step} label. */
+        public String label() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
     }
 }

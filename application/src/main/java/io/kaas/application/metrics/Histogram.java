@@ -32,6 +32,16 @@ public final class Histogram {
                 10_000_000_000L);
     }
 
+    /**
+     * Bounds for the steps of a produce in nanoseconds: 10 µs to 10 s, since an append alone is
+     * usually well below the 0.5 ms where {@link #latencyNanos()} starts.
+     */
+    public static Histogram stepNanos() {
+        return new Histogram(10_000L, 25_000L, 50_000L, 100_000L, 250_000L, 500_000L, 1_000_000L, 2_500_000L,
+                5_000_000L, 10_000_000L, 25_000_000L, 50_000_000L, 100_000_000L, 250_000_000L, 500_000_000L,
+                1_000_000_000L, 2_500_000_000L, 5_000_000_000L, 10_000_000_000L);
+    }
+
     public void record(long value) {
         int i = Arrays.binarySearch(bounds, value);
         counts[i >= 0 ? i : -i - 1].increment();

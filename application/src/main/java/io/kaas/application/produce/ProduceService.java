@@ -6,6 +6,7 @@ import io.kaas.application.log.AppendResult;
 import io.kaas.application.log.PartitionLog;
 import io.kaas.application.metrics.BrokerMetrics;
 import io.kaas.application.port.in.ProduceUseCase;
+import io.kaas.application.port.in.TraceSpan;
 import io.kaas.application.port.out.Clock;
 import io.kaas.application.port.out.RecordKeys;
 import io.kaas.application.port.out.Scheduler;
@@ -97,12 +98,12 @@ public final class ProduceService implements ProduceUseCase {
             return CompletableFuture.completedFuture(refused);
         }
         long now = clock.nowMs();
-        long received = metrics.nanoTime();
+        long receivedNanos = metrics.nanoTime();
         boolean fenced = fence.fenced();
         List<CompletableFuture<CompletableFuture<PartitionResult>>> appended = new ArrayList<>(command.partitions().size());
         List<AppendQueue> turns = new ArrayList<>(command.partitions().size());
         for (PartitionRecords p : command.partitions()) {
-            appended.add(appendOne(command.transactionalId(), p, now, received, acks == -1, fenced, turns));
+            appended.add(appendOne(command, p, now, receivedNanos, fenced, turns));
         }
         AppendQueue.runTurns(turns); // one hand-off to the I/O threads for the whole request
         List<CompletableFuture<PartitionResult>> results = appended.stream()
@@ -129,8 +130,8 @@ public final class ProduceService implements ProduceUseCase {
      * append itself is held on the log's append queue, for the request's turn ({@code turns}), or once a
      * verification completes for a turn of its own; never on the caller's thread when the log is on files.
      */
-    private CompletableFuture<CompletableFuture<PartitionResult>> appendOne(String transactionalId, PartitionRecords p,
-                                                                            long now, long received, boolean waitDurable,
+    private CompletableFuture<CompletableFuture<PartitionResult>> appendOne(Command command, PartitionRecords p,
+                                                                            long now, long receivedNanos,
                                                                             boolean fenced, List<AppendQueue> turns) {
         Optional<PartitionLog> log = topics.log(p.partition());
         Optional<TopicConfig> config = topics.config(p.partition().topic());
@@ -164,16 +165,17 @@ public final class ProduceService implements ProduceUseCase {
                     + cfg.segmentBytes() + ".");
         }
         boolean logAppendTime = cfg.timestampType() == TopicConfig.TimestampType.LOG_APPEND_TIME;
-        boolean syncsEveryAppend = cfg.flushMessages() == 1;
         if (logAppendTime) {
             RecordBatchHeader.at(p.records()).setLogAppendTime(now);
         }
         RecordBatchHeader header = RecordBatchHeader.at(p.records());
         PartitionLog partitionLog = log.get();
+        Appending appending = new Appending(partitionLog, p, header, now, receivedNanos, logAppendTime,
+                command.acks() == -1, cfg.flushMessages() == 1, command.span());
         if (verifier != null && header.isTransactional() && header.hasProducerId()) {
             VerificationGuard guard = partitionLog.beginVerification(header.producerId(), now);
             if (guard != VerificationGuard.NOT_REQUIRED) {
-                return verifier.verifyPartitions(transactionalId, header.producerId(), header.producerEpoch(),
+                return verifier.verifyPartitions(command.transactionalId(), header.producerId(), header.producerEpoch(),
                                 Set.of(p.partition())).toCompletableFuture()
                         .thenCompose(errors -> {
                             KafkaError verified = errors.getOrDefault(p.partition(), KafkaError.INVALID_TXN_STATE);
@@ -181,15 +183,13 @@ public final class ProduceService implements ProduceUseCase {
                                 return unverified(p, verified);
                             }
                             List<AppendQueue> ownTurn = new ArrayList<>(1);
-                            var result = append(partitionLog, p, header, now, received, guard, logAppendTime,
-                                    waitDurable, syncsEveryAppend, ownTurn);
+                            var result = append(appending, guard, ownTurn);
                             AppendQueue.runTurns(ownTurn);
                             return result;
                         });
             }
         }
-        return append(partitionLog, p, header, now, received, VerificationGuard.NOT_REQUIRED, logAppendTime, waitDurable,
-                syncsEveryAppend, turns);
+        return append(appending, VerificationGuard.NOT_REQUIRED, turns);
     }
 
     /** Why an appended batch never became durable: a newer leader took over, or the volume failed. */
@@ -200,75 +200,103 @@ public final class ProduceService implements ProduceUseCase {
                 : PartitionResult.failed(p.partition(), KafkaError.KAFKA_STORAGE_ERROR, cause.getMessage());
     }
 
-    private CompletableFuture<CompletableFuture<PartitionResult>> append(PartitionLog log, PartitionRecords p,
-                                                                         RecordBatchHeader header, long now, long received,
-                                                                         VerificationGuard guard, boolean logAppendTime,
-                                                                         boolean waitDurable, boolean syncsEveryAppend,
+    /**
+     * One partition's batch on its way into the log.
+     *
+     * @param receivedNanos    when the request reached this service, on the metrics' clock
+     * @param syncsEveryAppend the partition fsyncs every append (flush.messages=1): acks=-1 means "on disk"
+     * @param span             the request's trace span
+     */
+    private record Appending(PartitionLog log, PartitionRecords p, RecordBatchHeader header, long now,
+                             long receivedNanos, boolean logAppendTime, boolean waitDurable, boolean syncsEveryAppend,
+                             TraceSpan span) {
+    }
+
+    private CompletableFuture<CompletableFuture<PartitionResult>> append(Appending a, VerificationGuard guard,
                                                                          List<AppendQueue> turns) {
         CompletableFuture<AppendResult> appended = new CompletableFuture<>();
-        AppendQueue queue = log.appendQueue();
-        queue.hold(() -> {
-            long started = metrics.nanoTime();
-            AppendResult result;
-            try {
-                result = log.append(p.records(), now, guard);
-            } catch (Throwable failure) {
-                appended.completeExceptionally(failure);
-                return;
-            }
-            if (waitDurable) {
-                metrics.produceStages().queued().record(started - received);
-                metrics.produceStages().appending().record(metrics.nanoTime() - started);
-            }
-            appended.complete(result);
-        });
+        AppendQueue queue = a.log.appendQueue();
+        queue.hold(() -> appendNow(a, guard, appended));
         turns.add(queue);
         // Counted from the header's record count field: the records themselves are never read.
-        int bytes = p.records().remaining();
-        int records = header.recordsCount();
-        int lastOffsetDelta = header.lastOffsetDelta();
+        int bytes = a.p.records().remaining();
+        int records = a.header.recordsCount();
         return appended.thenApply(result -> {
             if (result instanceof AppendResult.Appended) {
-                metrics.topic(p.partition().topic()).appended(bytes, records);
+                metrics.topic(a.p.partition().topic()).appended(bytes, records);
             }
-            return answer(log, result, p, now, logAppendTime, waitDurable, syncsEveryAppend, lastOffsetDelta);
+            return answer(a, result);
         });
     }
 
-    private CompletableFuture<PartitionResult> answer(PartitionLog log, AppendResult result, PartitionRecords p,
-                                                      long now, boolean logAppendTime, boolean waitDurable,
-                                                      boolean syncsEveryAppend, int lastOffsetDelta) {
+    /** The append, on the log's append queue: timed, and traced as a child of the request's span. */
+    private void appendNow(Appending a, VerificationGuard guard, CompletableFuture<AppendResult> appended) {
+        long started = metrics.nanoTime();
+        metrics.produceStep(BrokerMetrics.ProduceStep.QUEUE).record(started - a.receivedNanos);
+        TraceSpan span = partitionSpan(a, "append");
+        AppendResult result;
+        try (TraceSpan.Scope ignored = span.activate()) {
+            result = a.log.append(a.p.records(), a.now, guard);
+        } catch (Throwable failure) {
+            span.fail(failure);
+            span.end();
+            appended.completeExceptionally(failure);
+            return;
+        }
+        span.end();
+        metrics.produceStep(BrokerMetrics.ProduceStep.APPEND).record(metrics.nanoTime() - started);
+        appended.complete(result);
+    }
+
+    private static TraceSpan partitionSpan(Appending a, String name) {
+        return a.span.child(name).attribute("kaas.topic", a.p.partition().topic())
+                .attribute("kaas.partition", a.p.partition().partition());
+    }
+
+    private CompletableFuture<PartitionResult> answer(Appending a, AppendResult result) {
+        PartitionRecords p = a.p;
         if (result instanceof AppendResult.Appended appended) {
             PartitionResult ok = new PartitionResult(p.partition(), KafkaError.NONE, null, appended.baseOffset(),
-                    logAppendTime ? now : appended.logAppendTimeMs(), appended.logStartOffset());
-            if (!waitDurable) {
+                    a.logAppendTime ? a.now : appended.logAppendTimeMs(), appended.logStartOffset());
+            if (!a.waitDurable) {
                 return CompletableFuture.completedFuture(ok);
             }
-            long appendedAt = metrics.nanoTime();
-            return appended.durable().toCompletableFuture().handle((v, e) -> {
-                if (e != null) {
-                    return notDurable(p, e);
-                }
-                metrics.produceStages().awaitingFsync().record(metrics.nanoTime() - appendedAt);
-                if (syncsEveryAppend && log.syncedOffset() <= appended.baseOffset() + lastOffsetDelta) {
+            long lastOffset = appended.baseOffset() + a.header.lastOffsetDelta();
+            return whenDurable(a, appended.durable(), ok).thenApply(answer -> {
+                if (a.syncsEveryAppend && answer.error() == KafkaError.NONE && a.log.syncedOffset() <= lastOffset) {
                     metrics.acksBeforeSync().increment(); // answered before an fsync covered it: the promise broken
                 }
-                return ok;
+                return answer;
             });
         }
         if (result instanceof AppendResult.Duplicate duplicate) {
             PartitionResult ok = new PartitionResult(p.partition(), KafkaError.NONE, null, duplicate.baseOffset(), -1L,
                     duplicate.logStartOffset());
-            if (!waitDurable) {
+            if (!a.waitDurable) {
                 return CompletableFuture.completedFuture(ok);
             }
             // The original may still be on its way to the disk (its producer re-sent it after a timeout or a dropped
             // connection): acks=-1 answers once it is durable, as Apache waits for the original's replication.
             long end = duplicate.baseOffset() + RecordBatchHeader.at(p.records()).lastOffsetDelta() + 1;
-            return log.durableThrough(end).toCompletableFuture().handle((v, e) -> e == null ? ok : notDurable(p, e));
+            return whenDurable(a, a.log.durableThrough(end), ok);
         }
         AppendResult.Rejected rejected = (AppendResult.Rejected) result;
         return CompletableFuture.completedFuture(PartitionResult.failed(p.partition(), rejected.error(), rejected.message()));
+    }
+
+    /** acks=-1: {@code ok} once {@code durable} completes; the wait is timed and traced as the fsync step. */
+    private CompletableFuture<PartitionResult> whenDurable(Appending a, CompletionStage<Void> durable,
+                                                           PartitionResult ok) {
+        long waitFrom = metrics.nanoTime();
+        TraceSpan span = partitionSpan(a, "fsync");
+        return durable.toCompletableFuture().handle((v, e) -> {
+            metrics.produceStep(BrokerMetrics.ProduceStep.FSYNC_WAIT).record(metrics.nanoTime() - waitFrom);
+            if (e != null) {
+                span.fail(e);
+            }
+            span.end();
+            return e == null ? ok : notDurable(a.p, e);
+        });
     }
 
     /**

@@ -2,6 +2,7 @@ package io.kaas.application.topic;
 
 import io.kaas.application.port.in.ConfigUseCase;
 import io.kaas.application.port.in.Outcome;
+import io.kaas.application.port.out.LogLevels;
 import io.kaas.domain.config.AlterOp;
 import io.kaas.domain.config.BrokerConfigs;
 import io.kaas.domain.config.ConfigResourceType;
@@ -41,6 +42,8 @@ public final class ConfigService implements ConfigUseCase {
     private final TopicConfigWriter writer;
     private final BrokerConfigService broker;
     private final int brokerId;
+    /** Absent when the process logs through a backend whose levels cannot be changed: BROKER_LOGGER is refused. */
+    private final Optional<BrokerLoggerConfigs> loggers;
 
     /** A broker that writes its own topics' configs. */
     public ConfigService(TopicService topics, BrokerConfigService broker, int brokerId) {
@@ -49,10 +52,20 @@ public final class ConfigService implements ConfigUseCase {
 
     /** @param writer where topic config changes go */
     public ConfigService(TopicService topics, TopicConfigWriter writer, BrokerConfigService broker, int brokerId) {
+        this(topics, writer, broker, brokerId, Optional.empty());
+    }
+
+    /**
+     * @param writer    where topic config changes go
+     * @param logLevels the log levels BROKER_LOGGER reports and changes; absent, the resource is refused
+     */
+    public ConfigService(TopicService topics, TopicConfigWriter writer, BrokerConfigService broker, int brokerId,
+                         Optional<LogLevels> logLevels) {
         this.topics = topics;
         this.writer = writer;
         this.broker = broker;
         this.brokerId = brokerId;
+        this.loggers = logLevels.map(levels -> new BrokerLoggerConfigs(levels, brokerId));
     }
 
     // ------------------------------------------------------------------------------------------ describe
@@ -63,6 +76,8 @@ public final class ConfigService implements ConfigUseCase {
         return switch (resource.type()) {
             case TOPIC -> describeTopic(command);
             case BROKER -> describeBroker(command);
+            case BROKER_LOGGER -> loggers.map(l -> l.describe(command))
+                    .orElseGet(() -> Described.failed(KafkaError.INVALID_REQUEST, unsupported(resource.type())));
             default -> Described.failed(KafkaError.INVALID_REQUEST, unsupported(resource.type()));
         };
     }
@@ -171,6 +186,8 @@ public final class ConfigService implements ConfigUseCase {
             case TOPIC -> alterTopic(resource.name(), current -> TopicConfigs.apply(current, changes), validateOnly);
             case BROKER -> alterBroker(resource.name(), current -> DynamicBrokerConfigs.apply(current, changes,
                     key -> broker.current().get(key).map(BrokerConfigs.Entry::value).orElse(null)), validateOnly);
+            case BROKER_LOGGER -> loggers.map(l -> l.alter(resource.name(), changes, validateOnly))
+                    .orElseGet(() -> new Outcome(KafkaError.INVALID_REQUEST, unsupported(resource.type())));
             default -> new Outcome(KafkaError.INVALID_REQUEST, unsupported(resource.type()));
         };
     }
@@ -245,7 +262,7 @@ public final class ConfigService implements ConfigUseCase {
 
     private static String unsupported(ConfigResourceType type) {
         return switch (type) {
-            case BROKER_LOGGER -> "kaas does not manage broker log levels (BROKER_LOGGER resources)";
+            case BROKER_LOGGER -> "this broker's logging backend has no levels to change (BROKER_LOGGER resources)";
             case CLIENT_METRICS -> "Client metrics subscriptions (KIP-714) are not supported";
             default -> "Unsupported resource type: " + type;
         };

@@ -290,6 +290,26 @@ public final class TransactionCoordinatorService implements TransactionCoordinat
         return CompletableFuture.completedFuture(new ListResult(KafkaError.NONE, unknown, listed));
     }
 
+    /**
+     * The transactions in progress among those this broker coordinates (Ongoing, or prepared and
+     * waiting for their markers) and when the oldest began. Takes each slot's lock briefly, never a
+     * partition's: for the metrics.
+     */
+    public ActiveTransactions active() {
+        long[] found = {0, Long.MAX_VALUE};
+        forEachOwned((slot, txn) -> {
+            if (txn.state() == TxnState.ONGOING || txn.state().isPrepared()) {
+                found[0]++;
+                found[1] = Math.min(found[1], txn.startMs());
+            }
+        });
+        return new ActiveTransactions(found[0], found[0] == 0 ? -1L : found[1]);
+    }
+
+    /** @param oldestStartMs when the oldest of them began (epoch milliseconds); -1 when there are none */
+    public record ActiveTransactions(long count, long oldestStartMs) {
+    }
+
     // ----------------------------------------------------------------------------------- background work
 
     /** Aborts every Ongoing transaction past its timeout, under a bumped epoch (the reaper). */

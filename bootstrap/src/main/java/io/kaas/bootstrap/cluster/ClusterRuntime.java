@@ -271,6 +271,14 @@ public final class ClusterRuntime implements AutoCloseable {
         return counts;
     }
 
+    /**
+     * Whether this broker sees a controller: the last election round it ran read a Lease with a holder
+     * that still renews it (not left unchanged for longer than its holder acts on it).
+     */
+    public boolean controllerPresent() {
+        return !lease.view().holder().isEmpty() && !lease.seenAbandoned(Long.MAX_VALUE);
+    }
+
     /** What the probes report: this broker's role, and whether it leads everything it was given. */
     public HealthReport report(long loopTickAgeMs) {
         Optional<Assignment> assignment = follower.current();

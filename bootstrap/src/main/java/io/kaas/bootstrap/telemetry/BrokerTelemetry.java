@@ -1,7 +1,7 @@
 package io.kaas.bootstrap.telemetry;
 
 import io.kaas.application.metrics.BrokerMetrics;
-import io.kaas.application.metrics.ConsumerLag.PartitionLag;
+import io.kaas.domain.topic.TopicPartition;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.common.AttributesBuilder;
@@ -20,10 +20,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,12 +47,8 @@ public final class BrokerTelemetry implements AutoCloseable {
         this.prometheus = prometheus;
     }
 
-    /**
-     * @param partitions the partitions this broker leads now, and of those how many stalled
-     * @param lag        consumer-group lag, computed when collected
-     */
-    public static BrokerTelemetry start(TelemetrySettings settings, BrokerMetrics metrics,
-                                        Supplier<PartitionCounts> partitions, Supplier<List<PartitionLag>> lag) {
+    /** @param gauges the broker's state, read at each collection */
+    public static BrokerTelemetry start(TelemetrySettings settings, BrokerMetrics metrics, BrokerGauges gauges) {
         AttributesBuilder resource = Attributes.builder();
         settings.resourceAttributes().forEach(resource::put);
         PrometheusMetricReader prometheus = PrometheusMetricReader.builder().setOtelScopeLabelsEnabled(false).build();
@@ -72,12 +66,11 @@ public final class BrokerTelemetry implements AutoCloseable {
             LOG.info("pushing metrics over OTLP/HTTP to {} every {} ms", endpoint, settings.exportIntervalMs());
         });
         SdkMeterProvider provider = builder.build();
-        registerInstruments(provider.get(SCOPE), metrics, partitions, lag);
+        registerInstruments(provider.get(SCOPE), metrics, gauges);
         return new BrokerTelemetry(provider, prometheus);
     }
 
-    private static void registerInstruments(Meter meter, BrokerMetrics metrics, Supplier<PartitionCounts> partitions,
-                                            Supplier<List<PartitionLag>> lag) {
+    private static void registerInstruments(Meter meter, BrokerMetrics metrics, BrokerGauges gauges) {
         meter.counterBuilder("kaas.topic.incoming.bytes").setUnit("By")
                 .setDescription("Bytes of record batches appended, as the producers sent them")
                 .buildWithCallback(m -> metrics.topics().forEach((topic, t) -> m.record(t.bytesIn(), Attributes.of(TOPIC, topic))));
@@ -109,19 +102,43 @@ public final class BrokerTelemetry implements AutoCloseable {
                         Attributes.of(LISTENER, name))));
         meter.gaugeBuilder("kaas.partitions.led").ofLongs().setUnit("{partition}")
                 .setDescription("Partitions this broker leads (has open for writing)")
-                .buildWithCallback(m -> m.record(partitions.get().led()));
+                .buildWithCallback(m -> m.record(gauges.partitions().led()));
         meter.gaugeBuilder("kaas.partitions.stalled").ofLongs().setUnit("{partition}")
                 .setDescription("Partitions led here whose storage stalled (a failed or too slow fsync): appends fail")
-                .buildWithCallback(m -> m.record(partitions.get().stalled()));
+                .buildWithCallback(m -> m.record(gauges.partitions().stalled()));
         meter.gaugeBuilder("kaas.consumer_group.lag").ofLongs().setUnit("{record}")
                 .setDescription("High watermark minus the group's committed offset, per partition with a commit")
-                .buildWithCallback(m -> lag.get().forEach(l -> m.record(l.lag(), Attributes.of(GROUP, l.group(),
+                .buildWithCallback(m -> gauges.lag().forEach(l -> m.record(l.lag(), Attributes.of(GROUP, l.group(),
                         TOPIC, l.partition().topic(), PARTITION, (long) l.partition().partition()))));
+        registerStateGauges(meter, gauges);
         JvmMemoryGauges.register(meter);
     }
 
-    /** What the partition gauges read: partitions led here, and how many of them stalled. */
-    public record PartitionCounts(long led, long stalled) {
+    /** Storage per partition, groups, transactions and the controller, as the broker sees them when collected. */
+    private static void registerStateGauges(Meter meter, BrokerGauges gauges) {
+        meter.gaugeBuilder("kaas.log.size").ofLongs().setUnit("By")
+                .setDescription("Bytes of log a partition led here holds: its segments' sizes, as DescribeLogDirs reports")
+                .buildWithCallback(m -> gauges.storage().forEach(p -> m.record(p.bytes(), partition(p.partition()))));
+        meter.gaugeBuilder("kaas.log.segments").ofLongs().setUnit("{segment}")
+                .setDescription("Segments of a partition led here, the active one included")
+                .buildWithCallback(m -> gauges.storage().forEach(p -> m.record(p.segments(), partition(p.partition()))));
+        meter.counterBuilder("kaas.consumer_group.rebalances").setUnit("{rebalance}")
+                .setDescription("Rebalances begun per group coordinated here, since this broker loaded the group")
+                .buildWithCallback(m -> gauges.rebalances().forEach((group, count) -> m.record(count,
+                        Attributes.of(GROUP, group))));
+        meter.gaugeBuilder("kaas.transactions.active").ofLongs().setUnit("{transaction}")
+                .setDescription("Transactions in progress (Ongoing or prepared) among those coordinated here")
+                .buildWithCallback(m -> m.record(gauges.transactions().active()));
+        meter.gaugeBuilder("kaas.transactions.oldest.age").setUnit("s")
+                .setDescription("How long ago the oldest transaction in progress here began; 0 when there is none")
+                .buildWithCallback(m -> m.record(gauges.transactions().oldestAgeMs() / 1000.0));
+        meter.gaugeBuilder("kaas.controller.present").ofLongs()
+                .setDescription("1 when this broker sees a controller (a live holder of the controller Lease), else 0")
+                .buildWithCallback(m -> m.record(gauges.controllerPresent() ? 1 : 0));
+    }
+
+    private static Attributes partition(TopicPartition partition) {
+        return Attributes.of(TOPIC, partition.topic(), PARTITION, (long) partition.partition());
     }
 
     /** Every metric now, in Prometheus's text exposition format (version 0.0.4). */

@@ -2,7 +2,6 @@ package io.kaas.bootstrap.telemetry;
 
 import io.kaas.application.metrics.BrokerMetrics;
 import io.kaas.application.metrics.Histogram;
-import io.kaas.application.metrics.ProduceStages;
 import io.kaas.application.metrics.RequestStats;
 import io.kaas.domain.quota.QuotaType;
 import io.opentelemetry.api.common.AttributeKey;
@@ -28,7 +27,7 @@ import java.util.function.LongSupplier;
 final class SnapshotHistograms implements MetricProducer {
     static final AttributeKey<String> API = AttributeKey.stringKey("api");
     static final AttributeKey<String> QUOTA_TYPE = AttributeKey.stringKey("quota_type");
-    private static final AttributeKey<String> STAGE = AttributeKey.stringKey("stage");
+    static final AttributeKey<String> STEP = AttributeKey.stringKey("step");
     private static final double NANOS_PER_SECOND = 1e9;
     private static final double MILLIS_PER_SECOND = 1e3;
 
@@ -47,7 +46,7 @@ final class SnapshotHistograms implements MetricProducer {
     @Override
     public Collection<MetricData> produce(Resource resource) {
         long now = epochNanos.getAsLong();
-        List<MetricData> out = new ArrayList<>(5);
+        List<MetricData> out = new ArrayList<>(6);
         List<HistogramPointData> requests = new ArrayList<>();
         for (RequestStats stats : metrics.requests()) {
             requests.add(point(stats.latencyNanos().snapshot(), NANOS_PER_SECOND, now, Attributes.of(API, stats.api())));
@@ -69,12 +68,12 @@ final class SnapshotHistograms implements MetricProducer {
                 "{append}", List.of(point(metrics.groupCommitAppends().snapshot(), 1, now, Attributes.empty()))));
         out.add(metric(resource, "kaas.log.fsync.bytes", "Bytes of appends one group-commit fsync made durable", "By",
                 List.of(point(metrics.fsyncBytes().snapshot(), 1, now, Attributes.empty()))));
-        ProduceStages stages = metrics.produceStages();
-        out.add(metric(resource, "kaas.produce.stage.duration", "Where an acks=-1 append's time goes, by stage", "s",
-                List.of(point(stages.queued().snapshot(), NANOS_PER_SECOND, now, Attributes.of(STAGE, "queued")),
-                        point(stages.appending().snapshot(), NANOS_PER_SECOND, now, Attributes.of(STAGE, "appending")),
-                        point(stages.awaitingFsync().snapshot(), NANOS_PER_SECOND, now,
-                                Attributes.of(STAGE, "awaiting_fsync")))));
+        List<HistogramPointData> steps = new ArrayList<>();
+        for (BrokerMetrics.ProduceStep step : BrokerMetrics.ProduceStep.values()) {
+            steps.add(point(metrics.produceStep(step).snapshot(), NANOS_PER_SECOND, now, Attributes.of(STEP, step.label())));
+        }
+        out.add(metric(resource, "kaas.produce.step.duration", "A produced batch's time in each step to its "
+                + "acknowledgement: queue (waiting for its append), append, fsync_wait (acks=all)", "s", steps));
         return out;
     }
 

@@ -24,10 +24,21 @@ import java.util.regex.Pattern;
  *                            kaas), {@code service.version} ({@code OTEL_SERVICE_VERSION}), {@code kaas.broker.id},
  *                            {@code k8s.pod.name} ({@code MY_POD_NAME}), {@code k8s.namespace.name}
  *                            ({@code KAAS_NAMESPACE}, else {@code MY_POD_NAMESPACE}), and {@code OTEL_RESOURCE_ATTRIBUTES}
+ * @param otlpTracesEndpoint  {@code OTEL_EXPORTER_OTLP_TRACES_ENDPOINT} as is, else {@code OTEL_EXPORTER_OTLP_ENDPOINT}
+ *                            followed by {@code /v1/traces}; none set, no request is traced
+ * @param traceSampleRatio    the share of requests traced, from {@code OTEL_TRACES_SAMPLER} and
+ *                            {@code OTEL_TRACES_SAMPLER_ARG} (default {@code parentbased_traceidratio} at 0.1, as the
+ *                            book says); every request is a trace root, so the parent-based samplers sample as
+ *                            their root sampler does
+ * @param traceExportDelayMs  {@code OTEL_BSP_SCHEDULE_DELAY}: how long finished spans may wait before they are sent
  */
 public record TelemetrySettings(Optional<URI> otlpMetricsEndpoint, Map<String, String> otlpHeaders,
-                                long exportIntervalMs, Map<String, String> resourceAttributes) {
+                                long exportIntervalMs, Map<String, String> resourceAttributes,
+                                Optional<URI> otlpTracesEndpoint, double traceSampleRatio, long traceExportDelayMs) {
     public static final long DEFAULT_EXPORT_INTERVAL_MS = 30_000;
+    public static final double DEFAULT_TRACE_SAMPLE_RATIO = 0.1;
+    /** The OpenTelemetry default for {@code OTEL_BSP_SCHEDULE_DELAY}. */
+    public static final long DEFAULT_TRACE_EXPORT_DELAY_MS = 5_000;
     private static final Pattern DURATION = Pattern.compile("(\\d{1,12})\\s*(ms|s|m|h)?");
 
     public TelemetrySettings {
@@ -40,10 +51,7 @@ public record TelemetrySettings(Optional<URI> otlpMetricsEndpoint, Map<String, S
      * what the variable accepts.
      */
     public static TelemetrySettings fromEnvironment(Map<String, String> env, int brokerId) {
-        Optional<URI> endpoint = Optional.ofNullable(value(env, "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT"))
-                .or(() -> Optional.ofNullable(value(env, "OTEL_EXPORTER_OTLP_ENDPOINT"))
-                        .map(base -> base.replaceAll("/+$", "") + "/v1/metrics"))
-                .map(TelemetrySettings::httpUri);
+        Optional<URI> endpoint = endpoint(env, "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT", "/v1/metrics");
         Map<String, String> resource = new LinkedHashMap<>(pairs(env, "OTEL_RESOURCE_ATTRIBUTES"));
         resource.put("service.name", Optional.ofNullable(value(env, "OTEL_SERVICE_NAME")).orElse("kaas"));
         Optional.ofNullable(value(env, "OTEL_SERVICE_VERSION")).ifPresent(v -> resource.put("service.version", v));
@@ -52,9 +60,49 @@ public record TelemetrySettings(Optional<URI> otlpMetricsEndpoint, Map<String, S
         Optional.ofNullable(value(env, "KAAS_NAMESPACE")).or(() -> Optional.ofNullable(value(env, "MY_POD_NAMESPACE")))
                 .ifPresent(v -> resource.put("k8s.namespace.name", v));
         String interval = value(env, "KAAS_METRIC_EXPORT_INTERVAL");
+        String spanDelay = value(env, "OTEL_BSP_SCHEDULE_DELAY");
         return new TelemetrySettings(endpoint, pairs(env, "OTEL_EXPORTER_OTLP_HEADERS"),
                 interval == null ? DEFAULT_EXPORT_INTERVAL_MS : durationMs("KAAS_METRIC_EXPORT_INTERVAL", interval),
-                resource);
+                resource, endpoint(env, "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "/v1/traces"), sampleRatio(env),
+                spanDelay == null ? DEFAULT_TRACE_EXPORT_DELAY_MS : durationMs("OTEL_BSP_SCHEDULE_DELAY", spanDelay));
+    }
+
+    /** The signal's own endpoint as is, else the base endpoint followed by the signal's path. */
+    private static Optional<URI> endpoint(Map<String, String> env, String signalVariable, String signalPath) {
+        return Optional.ofNullable(value(env, signalVariable))
+                .or(() -> Optional.ofNullable(value(env, "OTEL_EXPORTER_OTLP_ENDPOINT"))
+                        .map(base -> base.replaceAll("/+$", "") + signalPath))
+                .map(TelemetrySettings::httpUri);
+    }
+
+    /**
+     * The OpenTelemetry samplers that need no remote service. Kafka requests carry no trace context, so
+     * each request's span is a root and {@code parentbased_X} samples as {@code X} does.
+     */
+    static double sampleRatio(Map<String, String> env) {
+        String sampler = Optional.ofNullable(value(env, "OTEL_TRACES_SAMPLER")).orElse("parentbased_traceidratio")
+                .toLowerCase(Locale.ROOT);
+        return switch (sampler.replaceFirst("^parentbased_", "")) {
+            case "always_on" -> 1.0;
+            case "always_off" -> 0.0;
+            case "traceidratio" -> {
+                String arg = value(env, "OTEL_TRACES_SAMPLER_ARG");
+                if (arg == null) {
+                    yield DEFAULT_TRACE_SAMPLE_RATIO;
+                }
+                try {
+                    double ratio = Double.parseDouble(arg);
+                    if (ratio >= 0 && ratio <= 1) {
+                        yield ratio;
+                    }
+                } catch (NumberFormatException e) {
+                    // reported below
+                }
+                throw new IllegalArgumentException("OTEL_TRACES_SAMPLER_ARG=" + arg + ": expected a ratio from 0 to 1");
+            }
+            default -> throw new IllegalArgumentException("OTEL_TRACES_SAMPLER=" + sampler + ": expected always_on, "
+                    + "always_off, traceidratio, parentbased_always_on, parentbased_always_off or parentbased_traceidratio");
+        };
     }
 
     /** {@code 500ms}, {@code 30s}, {@code 1m}, {@code 1h}; a bare number is milliseconds. */
@@ -83,7 +131,7 @@ public record TelemetrySettings(Optional<URI> otlpMetricsEndpoint, Map<String, S
         } catch (IllegalArgumentException e) {
             // reported below
         }
-        throw new IllegalArgumentException("OTEL_EXPORTER_OTLP_(METRICS_)ENDPOINT=" + value
+        throw new IllegalArgumentException("OTEL_EXPORTER_OTLP_(METRICS_|TRACES_)ENDPOINT=" + value
                 + ": expected an http(s) URL, e.g. http://otel-collector:4318");
     }
 

@@ -22,7 +22,7 @@ class BrokerTelemetryTest {
         metrics.requestCompleted(0, HOSTILE, 1_000, true);
         List<PartitionLag> lag = List.of(new PartitionLag(HOSTILE, new TopicPartition(HOSTILE, 2), 7));
         try (BrokerTelemetry telemetry = BrokerTelemetry.start(TelemetrySettings.fromEnvironment(Map.of(), 0), metrics,
-                () -> new BrokerTelemetry.PartitionCounts(1, 0), () -> lag)) {
+                FixedGauges.of(1, 0, lag))) {
             String text = new String(telemetry.prometheusText(), StandardCharsets.UTF_8);
 
             PrometheusText parsed = PrometheusText.parse(text);
@@ -46,9 +46,9 @@ class BrokerTelemetryTest {
         metrics.fsyncNanos().record(60_000_000_000L); // a minute: above every bound
         metrics.groupCommitAppends().record(3);
         metrics.fsyncBytes().record(20_000);
-        metrics.produceStages().awaitingFsync().record(2_000_000);
+        metrics.produceStep(BrokerMetrics.ProduceStep.FSYNC_WAIT).record(2_000_000);
         try (BrokerTelemetry telemetry = BrokerTelemetry.start(TelemetrySettings.fromEnvironment(Map.of(), 0), metrics,
-                () -> new BrokerTelemetry.PartitionCounts(4, 1), List::of)) {
+                FixedGauges.of(4, 1, List.of()))) {
             PrometheusText parsed = PrometheusText.parse(new String(telemetry.prometheusText(), StandardCharsets.UTF_8));
 
             assertThat(parsed.value("kaas_log_fsync_duration_seconds_bucket", Map.of("le", "5.0E-4"))).hasValue(1);
@@ -61,9 +61,9 @@ class BrokerTelemetryTest {
             assertThat(parsed.value("kaas_log_group_commit_appends_bucket", Map.of("le", "2.0"))).hasValue(0);
             assertThat(parsed.value("kaas_log_fsync_bytes_bucket", Map.of("le", "65536.0"))).hasValue(1);
             assertThat(parsed.value("kaas_log_fsync_bytes_bucket", Map.of("le", "16384.0"))).hasValue(0);
-            assertThat(parsed.value("kaas_produce_stage_duration_seconds_sum", Map.of("stage", "awaiting_fsync")))
+            assertThat(parsed.value("kaas_produce_step_duration_seconds_sum", Map.of("step", "fsync_wait")))
                     .hasValue(0.002);
-            assertThat(parsed.value("kaas_produce_stage_duration_seconds_count", Map.of("stage", "queued"))).hasValue(0);
+            assertThat(parsed.value("kaas_produce_step_duration_seconds_count", Map.of("step", "queue"))).hasValue(0);
             assertThat(parsed.value("kaas_produce_acks_before_sync_total", Map.of())).hasValue(0);
             assertThat(parsed.value("kaas_partitions_led", Map.of())).hasValue(4);
             assertThat(parsed.value("kaas_partitions_stalled", Map.of())).hasValue(1);

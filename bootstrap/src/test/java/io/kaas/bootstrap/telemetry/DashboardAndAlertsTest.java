@@ -52,6 +52,15 @@ class DashboardAndAlertsTest {
     }
 
     @Test
+    void theNewestMetricsAreExportedUnderTheNamesTheFilesUse() throws IOException {
+        assertThat(exportedNames()).contains("kaas_produce_step_duration_seconds_bucket", "kaas_log_size_bytes",
+                "kaas_log_segments", "kaas_consumer_group_rebalances_total", "kaas_transactions_active",
+                "kaas_transactions_oldest_age_seconds", "kaas_controller_present");
+        assertThat(alertExpressions(new YAMLMapper().readTree(ALERTS.toFile())))
+                .anyMatch(expr -> expr.contains("kaas_controller_present"));
+    }
+
+    @Test
     void theDashboardShowsEveryBrokerMetric() throws IOException {
         Set<String> shown = dashboardQueries(new ObjectMapper().readTree(DASHBOARD.toFile())).stream()
                 .flatMap(q -> PromQlMetricNames.in(q).stream()).map(DashboardAndAlertsTest::family)
@@ -157,9 +166,13 @@ class DashboardAndAlertsTest {
         metrics.fsyncNanos().record(2_000_000);
         metrics.groupCommitAppends().record(4);
         metrics.throttleTime(QuotaType.PRODUCE).record(250);
-        List<PartitionLag> lag = List.of(new PartitionLag("billing", new TopicPartition("orders", 0), 5));
+        metrics.produceStep(BrokerMetrics.ProduceStep.FSYNC_WAIT).record(1_000_000);
+        TopicPartition orders = new TopicPartition("orders", 0);
+        FixedGauges gauges = new FixedGauges(new BrokerGauges.PartitionCounts(1, 0),
+                List.of(new PartitionLag("billing", orders, 5)), List.of(new BrokerGauges.PartitionStorage(orders, 4096, 2)),
+                Map.of("billing", 3L), new BrokerGauges.Transactions(1, 2_000), false);
         try (BrokerTelemetry telemetry = BrokerTelemetry.start(TelemetrySettings.fromEnvironment(Map.of(), 0), metrics,
-                () -> new BrokerTelemetry.PartitionCounts(1, 0), () -> lag)) {
+                gauges)) {
             String text = new String(telemetry.prometheusText(), StandardCharsets.UTF_8);
             return PrometheusText.parse(text).samples().stream().map(PrometheusText.Sample::name)
                     .collect(Collectors.toCollection(TreeSet::new));

@@ -61,4 +61,27 @@ class TelemetrySettingsTest {
     private static long interval(String value) {
         return TelemetrySettings.fromEnvironment(Map.of("KAAS_METRIC_EXPORT_INTERVAL", value), 0).exportIntervalMs();
     }
+
+    @Test
+    void tracesGoToTheirOwnPathAndAreSampledAtATenthByDefault() {
+        TelemetrySettings settings = TelemetrySettings.fromEnvironment(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT",
+                "http://collector:4318"), 0);
+        assertThat(settings.otlpTracesEndpoint()).contains(URI.create("http://collector:4318/v1/traces"));
+        assertThat(settings.traceSampleRatio()).isEqualTo(0.1);
+        assertThat(settings.traceExportDelayMs()).isEqualTo(5_000);
+        assertThat(TelemetrySettings.fromEnvironment(Map.of(), 0).otlpTracesEndpoint()).isEmpty();
+    }
+
+    @Test
+    void theStandardSamplersAreHonoured() {
+        assertThat(TelemetrySettings.sampleRatio(Map.of("OTEL_TRACES_SAMPLER", "always_on"))).isEqualTo(1.0);
+        assertThat(TelemetrySettings.sampleRatio(Map.of("OTEL_TRACES_SAMPLER", "parentbased_always_off"))).isZero();
+        assertThat(TelemetrySettings.sampleRatio(Map.of("OTEL_TRACES_SAMPLER", "traceidratio",
+                "OTEL_TRACES_SAMPLER_ARG", "0.01"))).isEqualTo(0.01);
+        assertThat(TelemetrySettings.sampleRatio(Map.of("OTEL_TRACES_SAMPLER_ARG", "1.0"))).isEqualTo(1.0);
+        assertThatThrownBy(() -> TelemetrySettings.sampleRatio(Map.of("OTEL_TRACES_SAMPLER_ARG", "2")))
+                .hasMessageContaining("OTEL_TRACES_SAMPLER_ARG=2");
+        assertThatThrownBy(() -> TelemetrySettings.sampleRatio(Map.of("OTEL_TRACES_SAMPLER", "jaeger_remote")))
+                .hasMessageContaining("OTEL_TRACES_SAMPLER=jaeger_remote");
+    }
 }

@@ -8,6 +8,7 @@ import io.kaas.adapter.wire.dispatch.SaslServerAuthenticator;
 import io.kaas.adapter.wire.tls.FileRegionReader;
 import io.kaas.adapter.wire.tls.ReloadingSslContext;
 import io.kaas.adapter.wire.tls.TlsPrincipalHandler;
+import io.kaas.application.port.in.Tracer;
 import io.kaas.application.port.in.TrafficMetrics;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -26,8 +27,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executor;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -80,7 +81,7 @@ public final class KafkaServer implements AutoCloseable {
     public static KafkaServer start(WireSettings settings, ApiRegistry registry, Executor blockingExecutor)
             throws InterruptedException {
         return start(settings, List.of(WireListener.plaintext(DEFAULT_LISTENER, settings.port(), registry)),
-                blockingExecutor, TrafficMetrics.NONE);
+                blockingExecutor, TrafficMetrics.NONE, Tracer.NONE);
     }
 
     /**
@@ -92,10 +93,11 @@ public final class KafkaServer implements AutoCloseable {
      * @param blockingExecutor runs the handlers of blocking APIs (admin operations that fsync), off the event loops,
      *                         and, on TLS listeners, reads the segment-file bytes a Fetch answers with
      * @param metrics          counts each listener's connections and each API's requests
+     * @param tracer           traces the requests it samples
      * @throws IllegalArgumentException when a TLS listener's files are missing or unusable
      */
     public static KafkaServer start(WireSettings settings, List<WireListener> listeners, Executor blockingExecutor,
-                                    TrafficMetrics metrics) throws InterruptedException {
+                                    TrafficMetrics metrics, Tracer tracer) throws InterruptedException {
         if (listeners.isEmpty()) {
             throw new IllegalArgumentException("at least one listener");
         }
@@ -115,7 +117,8 @@ public final class KafkaServer implements AutoCloseable {
                     ssl = ReloadingSslContext.load(listener.name(), listener.tls().settings());
                     sslContexts.add(ssl);
                 }
-                bound.put(listener.name(), bind(settings, listener, ssl, acceptor, workers, blockingExecutor, metrics));
+                bound.put(listener.name(), bind(settings, listener, ssl, acceptor, workers, blockingExecutor, metrics,
+                        tracer));
                 LOG.debug("listener {} bound to port {}{}{}", listener.name(),
                         ((InetSocketAddress) bound.get(listener.name()).localAddress()).getPort(),
                         ssl != null ? ", TLS" : "", listener.authenticates() ? ", SASL " + listener.saslMechanisms() : "");
@@ -135,7 +138,7 @@ public final class KafkaServer implements AutoCloseable {
     /** @param ssl the listener's TLS context; null for plaintext */
     private static Channel bind(WireSettings settings, WireListener listener, ReloadingSslContext ssl,
                                 EventLoopGroup acceptor, EventLoopGroup workers, Executor blockingExecutor,
-                                TrafficMetrics metrics) throws InterruptedException {
+                                TrafficMetrics metrics, Tracer tracer) throws InterruptedException {
         ServerBootstrap bootstrap = socketBuffers(new ServerBootstrap(), settings)
                 .group(acceptor, workers)
                 .channel(NioServerSocketChannel.class)
@@ -164,11 +167,11 @@ public final class KafkaServer implements AutoCloseable {
                             ch.pipeline().addLast("frames", new KafkaFrameDecoder(Math.min(settings.maxFrameBytes(),
                                     SaslServerAuthenticator.MAX_RECEIVE_BYTES_BEFORE_AUTHENTICATION)));
                             ch.pipeline().addLast("apis", new KafkaApiDispatcher(listener.registry(), settings.limits(),
-                                    blockingExecutor, listener.newAuthenticator(), settings.maxFrameBytes(), metrics));
+                                    blockingExecutor, listener.newAuthenticator(), settings.maxFrameBytes(), metrics, tracer));
                         } else {
                             ch.pipeline().addLast("frames", new KafkaFrameDecoder(settings.maxFrameBytes()));
                             ch.pipeline().addLast("apis", new KafkaApiDispatcher(listener.registry(), settings.limits(),
-                                    blockingExecutor, null, settings.maxFrameBytes(), metrics));
+                                    blockingExecutor, null, settings.maxFrameBytes(), metrics, tracer));
                         }
                     }
                 });

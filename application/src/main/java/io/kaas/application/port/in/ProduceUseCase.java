@@ -16,8 +16,16 @@ public interface ProduceUseCase {
      */
     CompletionStage<List<PartitionResult>> produce(Command command);
 
-    /** {@code transactionalId}: the request's, null for a non-transactional producer. */
-    record Command(String transactionalId, short acks, int timeoutMs, List<PartitionRecords> partitions) {
+    /**
+     * @param transactionalId the request's, null for a non-transactional producer
+     * @param span            the request's trace span: each partition's append and fsync wait are its children
+     */
+    record Command(String transactionalId, short acks, int timeoutMs, List<PartitionRecords> partitions,
+                   TraceSpan span) {
+        public Command(String transactionalId, short acks, int timeoutMs, List<PartitionRecords> partitions) {
+            this(transactionalId, acks, timeoutMs, partitions, TraceSpan.NONE);
+        }
+
         public Command(short acks, int timeoutMs, List<PartitionRecords> partitions) {
             this(null, acks, timeoutMs, partitions);
         }

@@ -7,6 +7,8 @@ import io.kaas.adapter.wire.codec.RequestParser;
 import io.kaas.adapter.wire.codec.ResponseEncoder;
 import io.kaas.adapter.wire.codec.ResponseFrame;
 import io.kaas.adapter.wire.tls.TlsPrincipalHandler;
+import io.kaas.application.port.in.TraceSpan;
+import io.kaas.application.port.in.Tracer;
 import io.kaas.application.port.in.TrafficMetrics;
 import io.kaas.domain.error.KafkaException;
 import io.kaas.domain.security.KafkaPrincipal;
@@ -87,6 +89,8 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
     /** Reading is paused until this task ends a quota throttle (KIP-219); event-loop confined. */
     private ScheduledFuture<?> throttleEnd;
     private long throttledUntilNanos;
+    /** Decides which requests are traced and starts their spans. */
+    private final Tracer tracer;
 
     /**
      * A connection on a listener without authentication: every request is ANONYMOUS.
@@ -94,7 +98,7 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
      * @param blockingExecutor runs the handlers the registry marks blocking, off the event loop
      */
     public KafkaApiDispatcher(ApiRegistry registry, ConnectionLimits limits, Executor blockingExecutor) {
-        this(registry, limits, blockingExecutor, null, 0, TrafficMetrics.NONE);
+        this(registry, limits, blockingExecutor, null, 0, TrafficMetrics.NONE, Tracer.NONE);
     }
 
     /**
@@ -104,9 +108,10 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
      *                      principal of the TLS client certificate)
      * @param maxFrameBytes the frame cap to give the connection's {@link KafkaFrameDecoder} once authenticated
      * @param metrics       where each request's API, latency and failure are counted
+     * @param tracer        starts each sampled request's span, ended when its handler completes
      */
     public KafkaApiDispatcher(ApiRegistry registry, ConnectionLimits limits, Executor blockingExecutor,
-                              SaslServerAuthenticator sasl, int maxFrameBytes, TrafficMetrics metrics) {
+                              SaslServerAuthenticator sasl, int maxFrameBytes, TrafficMetrics metrics, Tracer tracer) {
         this.registry = registry;
         this.parser = new RequestParser(registry::serves);
         this.limits = limits;
@@ -114,6 +119,7 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
         this.sasl = sasl;
         this.maxFrameBytes = maxFrameBytes;
         this.metrics = metrics;
+        this.tracer = tracer;
     }
 
     @Override
@@ -183,9 +189,12 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
         }
         AbstractRequest body = request.body();
         boolean answered = !(body instanceof ProduceRequest produce && produce.acks() == 0);
-        RequestContext context = new RequestContext(request.header(), ctx.channel().remoteAddress(), ctx.executor(),
-                principal(ctx), request.frame().readableBytes());
-        Slot slot = new Slot(request, context, answered, request.frame().readableBytes(), metrics.nanoTime());
+        RequestHeader header = request.header();
+        TraceSpan span = tracer.startRequest(header.apiKey().name, header.apiVersion(), header.clientId(),
+                request.frame().readableBytes());
+        RequestContext context = new RequestContext(header, ctx.channel().remoteAddress(), ctx.executor(),
+                principal(ctx), request.frame().readableBytes(), span);
+        Slot slot = new Slot(request, context, answered, request.frame().readableBytes(), metrics.nanoTime(), span);
         slot.closeAfterAnswer = admission != null && admission.thenClose();
         uncompleted.add(slot);
         if (answered) {
@@ -206,11 +215,11 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
             stage = CompletableFuture.completedFuture(body.getErrorResponse(0, Errors.UNSUPPORTED_VERSION.exception()));
         } else if (registry.isBlocking(body.apiKey())) {
             blockingRunning = slot;
-            stage = CompletableFuture.supplyAsync(() -> timed(slot, () -> registry.handle(context, body)),
+            stage = CompletableFuture.supplyAsync(() -> timed(slot, () -> handle(context, body)),
                     blockingExecutor).thenCompose(Function.identity());
         } else {
             try {
-                stage = timed(slot, () -> registry.handle(context, body));
+                stage = timed(slot, () -> handle(context, body));
             } catch (RuntimeException e) {
                 stage = CompletableFuture.failedFuture(e);
             }
@@ -276,7 +285,18 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
         updateAutoRead(ctx);
     }
 
+    /** The handler, with the request's span current meanwhile (log lines it writes carry the trace id). */
+    private CompletionStage<? extends AbstractResponse> handle(RequestContext context, AbstractRequest body) {
+        try (TraceSpan.Scope ignored = context.span().activate()) {
+            return registry.handle(context, body);
+        }
+    }
+
     private void complete(ChannelHandlerContext ctx, Slot slot, AbstractResponse response, Throwable error) {
+        if (error != null) {
+            slot.span.fail(error);
+        }
+        slot.span.end();
         if (!uncompleted.remove(slot)) {
             return; // the connection closed first and released the frame; nobody is waiting for the answer
         }
@@ -479,17 +499,21 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
         /** When the request was handed to its handler, for its latency. */
         final long dispatchedNanos;
         ResponseFrame encoded;
+        /** The request's trace span, ended when its handler completes. */
+        final TraceSpan span;
         /** The SASL gate refused the connection: close once this answer is written. */
         boolean closeAfterAnswer;
         /** How long its handler ran on the thread that called it (the event loop or a blocking one). */
         volatile long handlerNanos;
 
-        Slot(KafkaRequest request, RequestContext context, boolean answered, int frameBytes, long dispatchedNanos) {
+        Slot(KafkaRequest request, RequestContext context, boolean answered, int frameBytes, long dispatchedNanos,
+             TraceSpan span) {
             this.request = request;
             this.context = context;
             this.answered = answered;
             this.frameBytes = frameBytes;
             this.dispatchedNanos = dispatchedNanos;
+            this.span = span;
         }
     }
 }

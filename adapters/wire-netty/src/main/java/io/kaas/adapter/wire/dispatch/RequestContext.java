@@ -1,5 +1,6 @@
 package io.kaas.adapter.wire.dispatch;
 
+import io.kaas.application.port.in.TraceSpan;
 import io.kaas.domain.security.KafkaPrincipal;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -12,14 +13,15 @@ import org.apache.kafka.common.requests.RequestHeader;
  * Who sent a request and how: what handlers may know beyond the request body (the principal the
  * connection authenticated as, {@link KafkaPrincipal#ANONYMOUS} without authentication, is what ACLs
  * and quotas key on); and the connection's event loop, where a handler's continuations resume (see
- * {@link #resume}). {@code requestBytes} is the request's size on the wire, header included: what a produce
- * quota charges, as Apache's {@code request.sizeInBytes}.
+ * {@link #resume}); and the request's trace span, {@link TraceSpan#NONE} when it is not sampled.
+ * {@code requestBytes} is the request's size on the wire, header included: what a produce quota charges, as
+ * Apache's {@code request.sizeInBytes}.
  */
 public record RequestContext(RequestHeader header, SocketAddress clientAddress, Executor loop,
-                             KafkaPrincipal principal, int requestBytes) {
-    /** A request whose size nobody charges (tests of handlers). */
+                             KafkaPrincipal principal, int requestBytes, TraceSpan span) {
+    /** An untraced request whose size nobody charges (tests of handlers). */
     public RequestContext(RequestHeader header, SocketAddress clientAddress, Executor loop, KafkaPrincipal principal) {
-        this(header, clientAddress, loop, principal, 0);
+        this(header, clientAddress, loop, principal, 0, TraceSpan.NONE);
     }
 
     /**

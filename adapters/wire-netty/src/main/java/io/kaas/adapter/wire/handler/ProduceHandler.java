@@ -73,7 +73,9 @@ public final class ProduceHandler implements ApiHandler<ProduceRequest> {
                 }
             }
         }
-        return context.resume(produce.produce(new ProduceUseCase.Command(data.transactionalId(), data.acks(), data.timeoutMs(), accepted)))
+        context.span().attribute("kaas.partitions", order.size());
+        return context.resume(produce.produce(new ProduceUseCase.Command(data.transactionalId(), data.acks(),
+                        data.timeoutMs(), accepted, context.span())))
                 .thenApply(results -> {
                     Map<TopicPartition, ProduceUseCase.PartitionResult> byPartition = new LinkedHashMap<>(refused);
                     results.forEach(r -> byPartition.put(r.partition(), r));

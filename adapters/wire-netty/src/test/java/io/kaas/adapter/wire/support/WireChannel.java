@@ -1,6 +1,5 @@
 package io.kaas.adapter.wire.support;
 
-import io.kaas.application.port.in.TrafficMetrics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.adapter.wire.WireSettings;
@@ -9,6 +8,8 @@ import io.kaas.adapter.wire.dispatch.ApiRegistry;
 import io.kaas.adapter.wire.dispatch.ConnectionLimits;
 import io.kaas.adapter.wire.dispatch.KafkaApiDispatcher;
 import io.kaas.adapter.wire.dispatch.SaslServerAuthenticator;
+import io.kaas.application.port.in.Tracer;
+import io.kaas.application.port.in.TrafficMetrics;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.util.ReferenceCountUtil;
@@ -51,7 +52,7 @@ public final class WireChannel implements AutoCloseable {
         channel.pipeline().addLast("frames",
                 new KafkaFrameDecoder(SaslServerAuthenticator.MAX_RECEIVE_BYTES_BEFORE_AUTHENTICATION));
         channel.pipeline().addLast("apis", new KafkaApiDispatcher(registry, ConnectionLimits.DEFAULT, Runnable::run,
-                authenticator, WireSettings.DEFAULT_MAX_FRAME_BYTES, TrafficMetrics.NONE));
+                authenticator, WireSettings.DEFAULT_MAX_FRAME_BYTES, TrafficMetrics.NONE, Tracer.NONE));
     }
 
     /** Closes the channel as a client hanging up would, without the leak checks of {@link #close()}. */
