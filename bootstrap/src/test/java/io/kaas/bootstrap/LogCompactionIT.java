@@ -137,10 +137,13 @@ class LogCompactionIT {
             txn.abortTransaction();
         }
         try (KafkaProducer<byte[], byte[]> producer = producer(Map.of())) {
-            pad(producer, topic, "pad-a");
+            int[] pads = {0};
+            Awaitility.await("the aborted records cleaned away").atMost(CLEANED).pollInterval(Duration.ofMillis(200))
+                    .until(() -> {
+                        pad(producer, topic, "pad-" + pads[0]++);
+                        return readAll(topic).stream().noneMatch(r -> string(r.value()).startsWith("aborted"));
+                    });
         }
-        Awaitility.await("the aborted records cleaned away").atMost(CLEANED).pollInterval(Duration.ofMillis(100))
-                .until(() -> readAll(topic).stream().noneMatch(r -> string(r.value()).startsWith("aborted")));
         assertThat(latestByKey(readAll(topic), "key-")).isEqualTo(latest);
     }
 

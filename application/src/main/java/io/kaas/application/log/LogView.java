@@ -68,8 +68,10 @@ record LogView(List<Segment.View> closed, Segment.View active, LogOffsets offset
         try {
             for (int i = segmentIndexFor(fetchOffset); i < count(); i++) {
                 Segment.View segment = get(i);
-                if (fetchOffset < segment.endOffset()) {
-                    Region region = regionOf(segment, fetchOffset, maxBytes, minOneBatch, cap);
+                // a compacted log may hold segments the cleaner emptied, and gaps before a segment's start
+                if (fetchOffset < segment.endOffset() && segment.endPosition() > 0) {
+                    Region region = regionOf(segment, Math.max(fetchOffset, segment.baseOffset()), maxBytes,
+                            minOneBatch, cap);
                     if (region == null) {
                         return LogRead.empty(offsets);
                     }

@@ -59,8 +59,6 @@ public final class TopicConfigKeys {
 
     private static final String MAX_LONG = Long.toString(Long.MAX_VALUE);
     private static final String WEEK_MS = Long.toString(7L * 24 * 60 * 60 * 1000);
-    private static final String UNTIL_COMPACTION = " Inert until kaas has log compaction, which is a later capability;"
-            + " the value is kept and will apply then.";
     private static final String RETENTION_SWEEP = " Applied by the retention sweep (every KAAS_RETENTION_CHECK_INTERVAL_MS)"
             + " while cleanup.policy includes delete; the active segment is never deleted.";
 
@@ -102,24 +100,29 @@ public final class TopicConfigKeys {
                 "Bytes of log between two entries of a segment's offset and time indexes: smaller makes lookups"
                         + " start closer to their target and the indexes larger. Applies to segments begun after a change.");
         key(DELETE_RETENTION_MS, ConfigType.LONG, Long.toString(24L * 60 * 60 * 1000), Validator.atLeast(0),
-                "log.cleaner.delete.retention.ms", INERT,
+                "log.cleaner.delete.retention.ms", ENFORCED,
                 "How long a compacted topic keeps delete markers (tombstones), so that slow consumers still see"
-                        + " the deletion." + UNTIL_COMPACTION);
+                        + " the deletion. As in Apache, the cleaning that first keeps a tombstone (or a transaction"
+                        + " marker left without records) stamps its batch with a delete horizon (now plus this);"
+                        + " a cleaning after the horizon drops it, record by record.");
         key(MIN_COMPACTION_LAG_MS, ConfigType.LONG, "0", Validator.atLeast(0), "log.cleaner.min.compaction.lag.ms",
-                INERT, "The least time a record stays uncompacted." + UNTIL_COMPACTION);
+                ENFORCED, "The least time a record stays uncompacted: a segment holding a record younger than this"
+                        + " is not cleaned yet.");
         key(MAX_COMPACTION_LAG_MS, ConfigType.LONG, MAX_LONG, Validator.atLeast(1), "log.cleaner.max.compaction.lag.ms",
-                INERT, "The most time a record may stay uncompacted." + UNTIL_COMPACTION);
+                ENFORCED, "The most time a record may stay uncompacted: a log whose oldest dirty segment began"
+                        + " longer ago is cleaned at the next pass whatever its dirty ratio.");
         key(FILE_DELETE_DELAY_MS, ConfigType.LONG, "60000", Validator.atLeast(0), "log.segment.delete.delay.ms",
                 ENFORCED, "How long a segment removed by retention or DeleteRecords stays readable. kaas unlinks the"
                         + " file at once and keeps its open handle this long, so that fetches already reading it finish.");
         key(MIN_CLEANABLE_DIRTY_RATIO, ConfigType.DOUBLE, "0.5", Validator.between(0, 1),
-                "log.cleaner.min.cleanable.ratio", INERT,
-                "Share of a compacted log that must be uncompacted before the cleaner works on it." + UNTIL_COMPACTION);
-        key(CLEANUP_POLICY, ConfigType.LIST, DELETE, Validator.listOf(COMPACT, DELETE), "log.cleanup.policy", PARTIAL,
+                "log.cleaner.min.cleanable.ratio", ENFORCED,
+                "Share of a compacted log that must be uncompacted before the cleaner works on it; the cleaner"
+                        + " takes the log with the highest share first.");
+        key(CLEANUP_POLICY, ConfigType.LIST, DELETE, Validator.listOf(COMPACT, DELETE), "log.cleanup.policy", ENFORCED,
                 "What happens to old segments: 'delete' removes them as retention.ms and retention.bytes say,"
-                        + " 'compact' keeps the newest record of each key. kaas runs delete retention when the list"
-                        + " contains delete. Log compaction is a later capability: a compact-only topic keeps all its"
-                        + " data until then, and the setting is kept so that it applies once compaction exists.");
+                        + " 'compact' keeps the newest record of each key (the log cleaner, every"
+                        + " KAAS_LOG_CLEANER_BACKOFF_MS, disk storage only). A compacted topic refuses records without"
+                        + " a key (INVALID_RECORD); a compact-only one refuses DeleteRecords (POLICY_VIOLATION).");
         key(UNCLEAN_LEADER_ELECTION_ENABLE, ConfigType.BOOLEAN, "false", null, "unclean.leader.election.enable", INERT,
                 "Whether a replica that is not in sync may become leader, losing data. Inert in kaas: a partition"
                         + " has one log on shared storage, which a new leader takes over whole; there is no replica to"

@@ -28,7 +28,7 @@ class TopicConfigKeysTest {
                 assertThat(key.documentation()).as(key.name()).contains("Inert");
             }
         }
-        assertThat(TopicConfigKeys.require("cleanup.policy").documentation()).contains("compaction", "later capability");
+        assertThat(TopicConfigKeys.require("cleanup.policy").documentation()).contains("log cleaner", "INVALID_RECORD");
     }
 
     @Test
@@ -37,11 +37,11 @@ class TopicConfigKeysTest {
                 .map(TopicConfigKey::name).toList();
         assertThat(enforced).contains("retention.ms", "retention.bytes", "segment.bytes", "segment.ms", "flush.messages",
                 "flush.ms", "max.message.bytes", "message.timestamp.type", "message.timestamp.before.max.ms",
-                "message.timestamp.after.max.ms", "index.interval.bytes", "file.delete.delay.ms");
+                "message.timestamp.after.max.ms", "index.interval.bytes", "file.delete.delay.ms", "cleanup.policy",
+                "min.cleanable.dirty.ratio", "min.compaction.lag.ms", "max.compaction.lag.ms", "delete.retention.ms");
         assertThat(TopicConfigKeys.require("min.insync.replicas").support()).isEqualTo(Support.INERT);
         assertThat(TopicConfigKeys.require("unclean.leader.election.enable").support()).isEqualTo(Support.INERT);
         assertThat(TopicConfigKeys.require("leader.replication.throttled.replicas").support()).isEqualTo(Support.INERT);
-        assertThat(TopicConfigKeys.require("cleanup.policy").support()).isEqualTo(Support.PARTIAL);
     }
 
     @Test

@@ -1,0 +1,294 @@
+package io.kaas.bootstrap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kaas.adapter.fs.JacksonCodec;
+import io.kaas.adapter.fs.sim.SimulatedFilesystem;
+import io.kaas.adapter.wire.codec.KafkaCompactionRecords;
+import io.kaas.application.fake.ManualClock;
+import io.kaas.application.fake.ManualScheduler;
+import io.kaas.application.fake.QueuedExecutor;
+import io.kaas.application.log.DiskLogEngine;
+import io.kaas.application.log.LogConfig;
+import io.kaas.application.log.LogRead;
+import io.kaas.application.log.PartitionLog;
+import io.kaas.application.port.out.Filesystem;
+import io.kaas.application.port.out.Pacer;
+import io.kaas.domain.config.TopicConfig;
+import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.topic.Topic;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.common.record.CompressionType;
+import org.apache.kafka.common.record.MemoryRecords;
+import org.apache.kafka.common.record.MutableRecordBatch;
+import org.apache.kafka.common.record.Record;
+import org.apache.kafka.common.record.SimpleRecord;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The log cleaner of a disk engine on the simulated volume, with kafka-clients' real batches and
+ * rewriter: it keeps the latest record of each key with its offset, leaves the active segment
+ * alone, and a crash at any file step of a cleaning leaves a log that recovery opens with every
+ * key's latest value and offsets rising.
+ */
+class LogCleanerTest {
+    private static final Path ROOT = Path.of("/data");
+    private static final int KEYS = 5;
+    private final ManualClock clock = new ManualClock();
+    private final ManualScheduler scheduler = new ManualScheduler(clock);
+    private final QueuedExecutor io = new QueuedExecutor();
+    private final Topic topic = new Topic("compacted", new UUID(1, 2), 1, Map.of("cleanup.policy", "compact",
+            "segment.bytes", "1024", "min.cleanable.dirty.ratio", "0.01", "flush.messages", "1"));
+    private final LogConfig config = LogConfig.of(TopicConfig.resolve(Map.of(), topic.configs()));
+
+    @Test
+    void cleaningKeepsTheLatestRecordOfEachKeyAtItsOffset() throws Exception {
+        SimulatedFilesystem sim = new SimulatedFilesystem(1);
+        DiskLogEngine engine = engine(sim);
+        PartitionLog log = engine.open(topic, topic.partition(0), config);
+        Map<String, Long> latest = write(log, 40);
+
+        int cleaned = engine.cleaner(new KafkaCompactionRecords(), Pacer.UNLIMITED, 1000).cleanDueLogs();
+
+        assertThat(cleaned).isEqualTo(1);
+        List<Record> records = readAll(log);
+        assertThat(latestOffsets(records)).isEqualTo(latest);
+        assertThat(records.stream().filter(r -> r.offset() < activeBase(records, latest)).count())
+                .as("closed segments hold one record per key at most").isLessThanOrEqualTo(KEYS);
+        assertThat(records).extracting(Record::offset).isSorted();
+        engine.close();
+    }
+
+    @Test
+    void aCrashAtAnyStepOfACleaningLeavesAConsistentLog() throws Exception {
+        for (int crashAt = 1; ; crashAt++) {
+            SimulatedFilesystem sim = new SimulatedFilesystem(crashAt);
+            DiskLogEngine engine = engine(sim);
+            PartitionLog log = engine.open(topic, topic.partition(0), config);
+            Map<String, Long> latest = write(log, 40);
+            long end = log.offsets().highWatermark();
+            CrashingFilesystem crashing = new CrashingFilesystem(sim, crashAt);
+            DiskLogEngine cleaning = engine(crashing);
+            // the cleaning process opens the same (closed) log through the crashing volume
+            engine.close();
+            cleaning.open(topic, topic.partition(0), config);
+            crashing.arm();
+            boolean crashed;
+            try {
+                cleaning.cleaner(new KafkaCompactionRecords(), Pacer.UNLIMITED, 1000).cleanDueLogs();
+                crashed = crashing.crashed;
+            } catch (Crash c) {
+                crashed = true;
+            }
+            if (crashed) {
+                sim.crash();
+            }
+            DiskLogEngine recovered = engine(sim);
+            PartitionLog after = recovered.open(topic, topic.partition(0), config);
+            List<Record> records = readAll(after);
+            assertThat(latestOffsets(records)).as("crash at file step " + crashAt).isEqualTo(latest);
+            assertThat(records).extracting(Record::offset).as("crash at file step " + crashAt).isSorted()
+                    .doesNotHaveDuplicates();
+            assertThat(after.offsets().highWatermark()).isEqualTo(end);
+            recovered.close();
+            if (!crashed) {
+                assertThat(crashAt).as("steps a cleaning takes").isGreaterThan(10);
+                return;
+            }
+        }
+    }
+
+    private DiskLogEngine engine(Filesystem fs) {
+        return new DiskLogEngine(new DiskLogEngine.Settings(ROOT, 0, 30_000), fs, new JacksonCodec(), io, scheduler,
+                clock, append -> { });
+    }
+
+    /** {@code rounds} updates of every key, one batch of all keys per round; the latest offset of each key. */
+    private Map<String, Long> write(PartitionLog log, int rounds) {
+        Map<String, Long> latest = new LinkedHashMap<>();
+        for (int round = 0; round < rounds; round++) {
+            SimpleRecord[] records = new SimpleRecord[KEYS];
+            for (int k = 0; k < KEYS; k++) {
+                records[k] = new SimpleRecord(clock.nowMs(), bytes("key-" + k), bytes("value-" + round + "-" + "x".repeat(30)));
+            }
+            ByteBuffer batch = MemoryRecords.withRecords(CompressionType.NONE, records).buffer();
+            var result = log.append(batch, clock.nowMs());
+            long base = ((io.kaas.application.log.AppendResult.Appended) result).baseOffset();
+            for (int k = 0; k < KEYS; k++) {
+                latest.put("key-" + k, base + k);
+            }
+            io.runAll();
+            clock.advance(10);
+        }
+        io.runAll();
+        return latest;
+    }
+
+    private static List<Record> readAll(PartitionLog log) {
+        List<Record> out = new ArrayList<>();
+        long next = log.offsets().logStartOffset();
+        while (next < log.offsets().highWatermark()) {
+            LogRead read = log.read(next, 1 << 20, true);
+            assertThat(read.error()).isEqualTo(KafkaError.NONE);
+            ByteBuffer bytes = read.records().toByteBuffer();
+            assertThat(bytes.remaining()).as("a read at " + next + " below the high watermark").isPositive();
+            for (MutableRecordBatch batch : MemoryRecords.readableRecords(bytes).batches()) {
+                batch.forEach(out::add);
+                next = batch.nextOffset();
+            }
+        }
+        return out;
+    }
+
+    /** The offset of each key's last record. */
+    private static Map<String, Long> latestOffsets(List<Record> records) {
+        Map<String, Long> latest = new LinkedHashMap<>();
+        for (Record r : records) {
+            latest.put(StandardCharsets.UTF_8.decode(r.key()).toString(), r.offset());
+        }
+        return latest;
+    }
+
+    /** Records at or past the earliest latest-offset may all be in the active segment. */
+    private static long activeBase(List<Record> records, Map<String, Long> latest) {
+        return latest.values().stream().mapToLong(Long::longValue).min().orElseThrow();
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The process dies. */
+    private static final class Crash extends RuntimeException {
+        Crash() {
+            super("simulated process death");
+        }
+    }
+
+    /** Kills the process at its {@code crashAt}-th changing call: the call does not happen. */
+    private static final class CrashingFilesystem implements Filesystem {
+        private final Filesystem fs;
+        private final int crashAt;
+        private int calls;
+        private boolean armed;
+        boolean crashed;
+
+        CrashingFilesystem(Filesystem fs, int crashAt) {
+            this.fs = fs;
+            this.crashAt = crashAt;
+        }
+
+        /** Counts calls from now on. */
+        void arm() {
+            armed = true;
+        }
+
+        private void step() {
+            if (armed && (crashed || ++calls == crashAt)) {
+                crashed = true;
+                throw new Crash();
+            }
+        }
+
+        @Override
+        public FileHandle open(Path file, boolean create) throws IOException {
+            FileHandle handle = fs.open(file, create);
+            return new FileHandle() {
+                @Override
+                public void write(ByteBuffer src, long position) throws IOException {
+                    step();
+                    handle.write(src, position);
+                }
+
+                @Override
+                public int read(ByteBuffer dst, long position) throws IOException {
+                    return handle.read(dst, position);
+                }
+
+                @Override
+                public void force() throws IOException {
+                    step();
+                    handle.force();
+                }
+
+                @Override
+                public long size() throws IOException {
+                    return handle.size();
+                }
+
+                @Override
+                public void truncate(long size) throws IOException {
+                    step();
+                    handle.truncate(size);
+                }
+
+                @Override
+                public void close() throws IOException {
+                    handle.close();
+                }
+            };
+        }
+
+        @Override
+        public boolean createExclusive(Path file) throws IOException {
+            step();
+            return fs.createExclusive(file);
+        }
+
+        @Override
+        public java.util.Optional<byte[]> readAll(Path file) throws IOException {
+            return fs.readAll(file);
+        }
+
+        @Override
+        public List<String> list(Path dir) throws IOException {
+            return fs.list(dir);
+        }
+
+        @Override
+        public void createDirectories(Path dir) throws IOException {
+            fs.createDirectories(dir);
+        }
+
+        @Override
+        public void rename(Path from, Path to) throws IOException {
+            step();
+            fs.rename(from, to);
+        }
+
+        @Override
+        public void delete(Path file) throws IOException {
+            step();
+            fs.delete(file);
+        }
+
+        @Override
+        public void fsyncDirectory(Path dir) throws IOException {
+            step();
+            fs.fsyncDirectory(dir);
+        }
+
+        @Override
+        public boolean exists(Path file) throws IOException {
+            return fs.exists(file);
+        }
+
+        @Override
+        public boolean isDirectory(Path path) throws IOException {
+            return fs.isDirectory(path);
+        }
+
+        @Override
+        public long lastModifiedMs(Path file) throws IOException {
+            return fs.lastModifiedMs(file);
+        }
+    }
+}
