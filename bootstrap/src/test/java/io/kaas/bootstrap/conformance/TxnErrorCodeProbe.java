@@ -3,12 +3,14 @@ package io.kaas.bootstrap.conformance;
 import io.kaas.bootstrap.testing.RawKafkaConnection;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
@@ -53,14 +55,17 @@ import org.apache.kafka.common.requests.TxnOffsetCommitResponse;
 
 /**
  * Asks a broker, through raw requests at every version, what error code each transactional and
- * idempotent API answers for a fenced producer, a stale or future epoch, an unknown producer id or
- * transactional id, and an expired one; the answers are rows {@code api version situation error}.
+ * idempotent API answers for a fenced producer, a stale or future epoch, a transaction aborted on
+ * timeout, an unknown producer id or transactional id, and an expired one; the answers are rows
+ * {@code api version situation error}.
  * Run against Apache Kafka 3.7.2 it records the table kaas must match ({@link #main}); the IT runs it
  * against kaas. The broker must expire transactional ids and producer ids after a few seconds
- * ({@value #EXPIRY_HINT}), and be a single broker (every coordinator is the bootstrap broker).
+ * ({@value #EXPIRY_HINT}), look for timed-out transactions every 500 ms, and be a single broker
+ * (every coordinator is the bootstrap broker).
  */
 public final class TxnErrorCodeProbe {
-    static final String EXPIRY_HINT = "transactional.id.expiration.ms=5000 producer.id.expiration.ms=5000, checked every 500 ms";
+    static final String EXPIRY_HINT =
+            "transactional.id.expiration.ms=5000 producer.id.expiration.ms=5000, checked every 500 ms";
     private static final String TOPIC = "txn-error-codes";
     private static final TopicPartition PARTITION = new TopicPartition(TOPIC, 0);
     /** One group for every call: its coordinator is awaited once, so no answer is a group still loading. */
@@ -68,6 +73,7 @@ public final class TxnErrorCodeProbe {
     /** Far above any producer id either broker hands out in one run. */
     private static final long MADE_UP_PRODUCER_ID = 7_000_000_000L;
     private static final Duration PATIENCE = Duration.ofSeconds(60);
+    private static final int SHORT_TIMEOUT_MS = 1_000;
 
     private final String host;
     private final int port;
@@ -77,6 +83,12 @@ public final class TxnErrorCodeProbe {
     private final List<Row> rows = new ArrayList<>();
     /** Calls whose situation is an expired id: run after every one of them has expired. */
     private final List<Runnable> afterExpiry = new ArrayList<>();
+    /**
+     * Calls whose situation is a transaction the broker aborted on timeout: all set up together once the
+     * rest is asked, and asked once all are aborted (each id expires a few seconds after its abort).
+     */
+    private final List<TimeoutCase> timeoutCases = new ArrayList<>();
+    private final List<String> timingOutTransactionalIds = new ArrayList<>();
     private final List<String> awaitedTransactionalIds = new ArrayList<>();
     private final List<Long> awaitedProducerIds = new ArrayList<>();
     private RawKafkaConnection connection;
@@ -88,6 +100,10 @@ public final class TxnErrorCodeProbe {
         }
     }
 
+    /** What is done with a producer before its transaction times out, and what it is asked after. */
+    private record TimeoutCase(Consumer<Caller> before, Consumer<Caller> after) {
+    }
+
     /** Who calls: a transactional id with a producer id and epoch. */
     private record Caller(String transactionalId, long producerId, short epoch) {
         Caller withEpoch(int newEpoch) {
@@ -97,8 +113,9 @@ public final class TxnErrorCodeProbe {
 
     /** The situations every transactional API is asked about, each set up afresh per call. */
     private enum TxnSituation {
-        FENCED("fenced"), FUTURE_EPOCH("future-epoch"), UNKNOWN_PRODUCER_ID("unknown-producer-id"),
-        UNKNOWN_TRANSACTIONAL_ID("unknown-transactional-id"), EXPIRED("expired-transactional-id");
+        FENCED("fenced"), FENCED_MID_TRANSACTION("fenced-mid-transaction"), FUTURE_EPOCH("future-epoch"),
+        UNKNOWN_PRODUCER_ID("unknown-producer-id"), UNKNOWN_TRANSACTIONAL_ID("unknown-transactional-id"),
+        EXPIRED("expired-transactional-id"), TIMED_OUT("aborted-on-timeout");
 
         final String label;
 
@@ -112,7 +129,7 @@ public final class TxnErrorCodeProbe {
         this.port = port;
     }
 
-    /** Records Apache's table: {@code java -cp ... TxnErrorCodeProbe 127.0.0.1:PORT > txn-error-codes-apache-3.7.2.tsv}. */
+    /** Prints the table of the broker at {@code args[0]} (host:port): how Apache's is recorded. */
     public static void main(String[] args) {
         String[] hostPort = args[0].split(":");
         for (Row row : new TxnErrorCodeProbe(hostPort[0], Integer.parseInt(hostPort[1])).run()) {
@@ -140,10 +157,11 @@ public final class TxnErrorCodeProbe {
             for (short v = 3; v <= 9; v++) {
                 askProduce(v);
             }
+            askTimeoutCases();
             awaitExpiry();
             afterExpiry.forEach(Runnable::run);
         }
-        rows.sort(java.util.Comparator.comparing(Row::toString));
+        rows.sort(Comparator.comparing(Row::toString));
         return rows;
     }
 
@@ -153,6 +171,12 @@ public final class TxnErrorCodeProbe {
                 case FENCED -> {
                     Caller first = init(newTransactionalId());
                     init(first.transactionalId());
+                    yield first;
+                }
+                case FENCED_MID_TRANSACTION -> {
+                    Caller first = init(newTransactionalId());
+                    expectNone(addPartitions(first, (short) 3), "add partition");
+                    init(first.transactionalId()); // aborts the transaction under a newer epoch
                     yield first;
                 }
                 case FUTURE_EPOCH -> {
@@ -169,7 +193,13 @@ public final class TxnErrorCodeProbe {
                     awaitedTransactionalIds.add(current.transactionalId());
                     yield current;
                 }
+                case TIMED_OUT -> null; // set up later, with the other timeouts
             };
+            if (situation == TxnSituation.TIMED_OUT) {
+                timeoutCases.add(new TimeoutCase(timedOut -> { },
+                        timedOut -> rows.add(new Row(api, version, situation.label, call.apply(timedOut)))));
+                continue;
+            }
             Runnable ask = () -> rows.add(new Row(api, version, situation.label, call.apply(caller)));
             if (situation == TxnSituation.EXPIRED) {
                 afterExpiry.add(ask);
@@ -221,6 +251,11 @@ public final class TxnErrorCodeProbe {
                 produce(new Caller(current.transactionalId(), madeUpProducerId(), current.epoch()), 0, version)));
         rows.add(new Row("Produce", version, "txn-future-epoch",
                 produce(current.withEpoch(current.epoch() + 1), 0, version)));
+
+        timeoutCases.add(new TimeoutCase(
+                timedOut -> expectNone(produce(timedOut, 0, version), "transactional batch"),
+                timedOut -> rows.add(new Row("Produce", version, "txn-aborted-on-timeout",
+                        produce(timedOut, 1, version)))));
 
         Caller ended = init(newTransactionalId());
         expectNone(addPartitions(ended, (short) 3), "add partition");
@@ -304,10 +339,36 @@ public final class TxnErrorCodeProbe {
         return Errors.forCode(response.data().responses().find(TOPIC).partitionResponses().get(0).errorCode());
     }
 
-    /** A fresh InitProducerId (v4, no producer id named), retried while the coordinator is busy. */
+    private void askTimeoutCases() {
+        List<Caller> callers = new ArrayList<>();
+        for (TimeoutCase timeoutCase : timeoutCases) {
+            Caller caller = timingOut();
+            timeoutCase.before().accept(caller);
+            callers.add(caller);
+        }
+        awaitTimeoutAborts();
+        for (int i = 0; i < callers.size(); i++) {
+            timeoutCases.get(i).after().accept(callers.get(i));
+        }
+    }
+
+    /** A producer with a transaction in progress that the broker aborts after {@value #SHORT_TIMEOUT_MS} ms. */
+    private Caller timingOut() {
+        Caller caller = init(newTransactionalId(), SHORT_TIMEOUT_MS);
+        expectNone(addPartitions(caller, (short) 3), "add partition");
+        timingOutTransactionalIds.add(caller.transactionalId());
+        return caller;
+    }
+
     private Caller init(String transactionalId) {
+        return init(transactionalId, 60_000);
+    }
+
+    /** A fresh InitProducerId (v4, no producer id named), retried while the coordinator is busy. */
+    private Caller init(String transactionalId, int transactionTimeoutMs) {
         InitProducerIdResponse response = retryWhileRetriable(() -> connection.send(new InitProducerIdRequest.Builder(
-                new InitProducerIdRequestData().setTransactionalId(transactionalId).setTransactionTimeoutMs(60_000)
+                new InitProducerIdRequestData().setTransactionalId(transactionalId)
+                        .setTransactionTimeoutMs(transactionTimeoutMs)
                         .setProducerId(-1).setProducerEpoch((short) -1)).build((short) 4)),
                 r -> Errors.forCode(r.data().errorCode()));
         expectNone(Errors.forCode(response.data().errorCode()), "InitProducerId of " + transactionalId);
@@ -342,6 +403,25 @@ public final class TxnErrorCodeProbe {
             R response = call.get();
             if (!(error.apply(response).exception() instanceof RetriableException) || System.nanoTime() > deadline) {
                 return response;
+            }
+            pause();
+        }
+    }
+
+    /** Waits until the broker has aborted every transaction set up to time out (and not yet expired their ids). */
+    private void awaitTimeoutAborts() {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (true) {
+            DescribeTransactionsResponse response = connection.send(new DescribeTransactionsRequest.Builder(
+                    new DescribeTransactionsRequestData().setTransactionalIds(timingOutTransactionalIds))
+                    .build((short) 0));
+            if (response.data().transactionStates().stream()
+                    .allMatch(s -> s.transactionState().equals("CompleteAbort"))) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("no timed-out transaction aborted within " + PATIENCE
+                        + "; does the broker look for them every 500 ms?");
             }
             pause();
         }

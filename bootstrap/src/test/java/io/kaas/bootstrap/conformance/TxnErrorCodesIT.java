@@ -14,16 +14,18 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Every transactional and idempotent API answers, per request version, the error code Apache Kafka
- * 3.7.2 answers for a fenced producer, a stale or future epoch, an unknown producer or transactional
- * id and an expired one: {@link TxnErrorCodeProbe} run against kaas gives the table it recorded from
- * Apache ({@code conformance/txn-error-codes-apache-3.7.2.tsv}, which says how to re-record it).
+ * 3.7.2 answers for a fenced producer, a stale or future epoch, a transaction aborted on timeout, an
+ * unknown producer or transactional id and an expired one: {@link TxnErrorCodeProbe} run against kaas
+ * gives the table it recorded from Apache ({@code conformance/txn-error-codes-apache-3.7.2.tsv}, which
+ * says how to re-record it).
  */
 class TxnErrorCodesIT {
     private static final String APACHE_TABLE = "/conformance/txn-error-codes-apache-3.7.2.tsv";
 
-    /** The expirations Apache was recorded with, so the expired situations take seconds. */
+    /** The expirations and the timeout sweep Apache was recorded with, so those situations take seconds. */
     @RegisterExtension
     final KaasBrokerExtension kaas = KaasBrokerExtension.create().withEnv(Map.of(
+            "KAAS_TRANSACTION_ABORT_INTERVAL_MS", "500",
             "KAAS_TRANSACTIONAL_ID_EXPIRATION_MS", "5000",
             "KAAS_TRANSACTION_EXPIRY_INTERVAL_MS", "500",
             "KAAS_PRODUCER_ID_EXPIRATION_MS", "5000",
