@@ -211,12 +211,15 @@ public final class GroupCoordinatorService implements GroupCoordinator, AutoClos
 
     /**
      * The error a TxnOffsetCommit answers for a failed verification, as Apache 3.7 maps it: retriable
-     * coordinator trouble becomes COORDINATOR_NOT_AVAILABLE; the producer's own errors pass through.
+     * coordinator trouble becomes COORDINATOR_NOT_AVAILABLE; a fenced producer is INVALID_PRODUCER_EPOCH
+     * at every version (Apache's verification turns PRODUCER_FENCED into it, as for Produce); the
+     * producer's other errors pass through.
      */
     private static KafkaError offsetCommitError(KafkaError verification) {
         return switch (verification) {
             case CONCURRENT_TRANSACTIONS, COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR ->
                     KafkaError.COORDINATOR_NOT_AVAILABLE;
+            case PRODUCER_FENCED -> KafkaError.INVALID_PRODUCER_EPOCH;
             default -> verification;
         };
     }

@@ -446,6 +446,18 @@ class TransactionCoordinatorServiceTest {
         assertThat(f.settle(f.groups.fetchOffsets("g", List.of(IN0), true)).partitions().get(0).offset()).isEqualTo(20L);
     }
 
+    @Test
+    void aFencedProducersTransactionalOffsetsAreRefusedWithTheEpochErrorApacheVerificationGives() {
+        InitProducerIdResult fenced = f.init("tx");
+        f.settle(f.coordinator().addOffsets("tx", fenced.producerId(), fenced.producerEpoch(), "g"));
+        f.init("tx");
+
+        assertThat(f.settle(f.groups.commitTransactionalOffsets(txnCommit(fenced, "g", 5L))))
+                .as("Apache 3.7 turns the coordinator's PRODUCER_FENCED into INVALID_PRODUCER_EPOCH, at every version")
+                .containsEntry(IN0, KafkaError.INVALID_PRODUCER_EPOCH);
+        assertThat(f.offsets.load("g")).as("nothing staged").isEmpty();
+    }
+
     private static GroupCoordinator.TxnCommitRequest txnCommit(InitProducerIdResult p, String group, long offset) {
         return new GroupCoordinator.TxnCommitRequest("tx", group, p.producerId(), p.producerEpoch(), "", null, -1,
                 List.of(new GroupCoordinator.OffsetCommit(IN0, offset, -1, null)));
