@@ -209,7 +209,7 @@ public final class ClientQuotaService implements ClientQuotasUseCase {
         }
     }
 
-    /** Apache's checks of an entity and its ops, then what kaas can store: a named user's quotas; null when valid. */
+    /** Apache's checks of an entity and its ops, then the one kind kaas keeps nowhere (IPs); null when valid. */
     private static Outcome validate(Map<String, String> entity, Map<String, Double> ops) {
         if (entity.isEmpty()) {
             return invalid("Invalid empty client quota entity");
