@@ -8,7 +8,8 @@ import java.util.function.UnaryOperator;
 /**
  * The quotas kept for entities other than a lone named user (client ids, default entities, user and client-id
  * pairs): each entity's values under Apache's config names ({@code producer_byte_rate}, ...). An entity left
- * without values is not kept.
+ * without values is not kept, nor is a lone named user: its quotas live with the user, and one entity has one
+ * source of truth.
  *
  * @param entities each entity's quota values, never empty
  */
@@ -18,11 +19,15 @@ public record StoredClientQuotas(Map<QuotaEntity, Map<String, Double>> entities)
     public StoredClientQuotas {
         Map<QuotaEntity, Map<String, Double>> copy = new LinkedHashMap<>();
         entities.forEach((entity, values) -> {
-            if (!values.isEmpty()) {
+            if (!values.isEmpty() && !isNamedUser(entity)) {
                 copy.put(entity, Map.copyOf(values));
             }
         });
         entities = Collections.unmodifiableMap(copy);
+    }
+
+    private static boolean isNamedUser(QuotaEntity entity) {
+        return entity.clientId() == null && !entity.user().isDefault();
     }
 
     /** These quotas with {@code change} applied to each entity's values (an empty map for an entity without). */

@@ -27,8 +27,10 @@ class StoredClientQuotasTest {
     }
 
     @Test
-    void entitiesWithoutValuesAreNeverKept() {
+    void entitiesWithoutValuesAndLoneNamedUsersAreNeverKept() {
         assertThat(new StoredClientQuotas(Map.of(APP, Map.of()))).isEqualTo(StoredClientQuotas.EMPTY);
+        assertThat(new StoredClientQuotas(Map.of(QuotaEntity.user(Name.of("alice")), Map.of("producer_byte_rate", 1.0))))
+                .as("a named user's quotas live with the user").isEqualTo(StoredClientQuotas.EMPTY);
     }
 
     private static Map<String, Double> with(Map<String, Double> values, String key, double value) {
