@@ -5,6 +5,7 @@ import io.kaas.adapter.fs.DataDirectoryLock;
 import io.kaas.adapter.fs.DataLayout;
 import io.kaas.adapter.fs.JacksonCodec;
 import io.kaas.adapter.fs.JsonAclStore;
+import io.kaas.adapter.fs.JsonClientQuotaStore;
 import io.kaas.adapter.fs.JsonCredentialStore;
 import io.kaas.adapter.fs.JsonDynamicBrokerConfigStore;
 import io.kaas.adapter.fs.JsonFiles;
@@ -67,12 +68,14 @@ import io.kaas.application.port.out.Filesystem;
 import io.kaas.application.port.out.ProducerIdBlockStore;
 import io.kaas.application.port.out.TopicStore;
 import io.kaas.application.port.out.TransactionVerifier;
+import io.kaas.application.port.out.ClientQuotaWriter;
 import io.kaas.application.port.out.UserWriter;
 import io.kaas.application.produce.ProduceService;
 import io.kaas.application.producer.ProducerIdService;
 import io.kaas.application.quota.ClientQuotaEnforcer;
 import io.kaas.application.quota.ClientQuotaService;
 import io.kaas.application.quota.ConfiguredQuotas;
+import io.kaas.application.quota.StoredClientQuotaWriter;
 import io.kaas.application.security.ReloadedSnapshot;
 import io.kaas.application.topic.BrokerConfigService;
 import io.kaas.application.topic.ClusterTopicAdmin;
@@ -93,6 +96,7 @@ import io.kaas.bootstrap.telemetry.BrokerTelemetry;
 import io.kaas.bootstrap.telemetry.BrokerTracing;
 import io.kaas.domain.config.BrokerConfigs;
 import io.kaas.domain.fetch.FetchSessionCache;
+import io.kaas.domain.quota.StoredClientQuotas;
 import io.kaas.domain.security.AclBinding;
 import io.kaas.domain.security.AclRules;
 import io.kaas.domain.topic.Topic;
@@ -123,6 +127,10 @@ public final class KaasBroker implements AutoCloseable {
     private static final long DRAIN_TIMEOUT_MS = 30_000;
     /** How soon a user written to credentials.json (by {@code ./kaas user add}, the operator) can log in. */
     private static final long CREDENTIALS_RELOAD_INTERVAL_MS = 1_000;
+    /** Why a cluster refuses quotas for anything but a named user: only KafkaUser resources hold quotas there. */
+    private static final String CLUSTER_QUOTAS_REFUSAL = "in a cluster kaas keeps quotas on KafkaUser resources, "
+            + "which hold a named user's only: client-id, <default> and (user, client-id) entities have no resource "
+            + "to live on";
 
     private final BrokerConfig config;
     private final IoExecutor io;
@@ -290,6 +298,14 @@ public final class KaasBroker implements AutoCloseable {
             // In a cluster the operator writes credentials.json from KafkaUsers: SCRAM and quota changes go there.
             UserWriter users = runtime.<UserWriter>map(ClusterRuntime::userWriter)
                     .orElseGet(() -> new StoredUserWriter(credentials));
+            // Every other entity's quotas: client-quotas.json, which only a standalone broker writes.
+            JsonClientQuotaStore clientQuotaStore = new JsonClientQuotaStore(layout, json);
+            ReloadedSnapshot<StoredClientQuotas, StoredClientQuotas> clientQuotas = ReloadedSnapshot.start(
+                    DataLayout.CLUSTER_DIR + "/client-quotas.json", clientQuotaStore::read, q -> q, scheduler, io,
+                    CREDENTIALS_RELOAD_INTERVAL_MS);
+            stopSequence.add(0, clientQuotas::close);
+            ClientQuotaWriter clientQuotaWriter = clustered ? ClientQuotaWriter.refusing(CLUSTER_QUOTAS_REFUSAL)
+                    : new StoredClientQuotaWriter(clientQuotaStore, clientQuotas::reload);
             AccessControl accessControl = accessControl(config,
                     runtime.map(ClusterRuntime::aclWriter).orElseGet(() -> new StoredAclWriter(aclStore)), aclStore,
                     scheduler, io, stopSequence);
@@ -313,8 +329,9 @@ public final class KaasBroker implements AutoCloseable {
                     transactions.producers(),
                     new PartitionLeadershipService(topics, cluster),
                     new UserScramCredentialService(credentials, users),
-                    new ClientQuotaService(credentials, users),
-                    new ClientQuotaEnforcer(ConfiguredQuotas.of(credentials), config.quotaWindow(), clock, metrics));
+                    new ClientQuotaService(credentials, users, clientQuotas, clientQuotaWriter),
+                    new ClientQuotaEnforcer(new ConfiguredQuotas(credentials::current, clientQuotas),
+                            config.quotaWindow(), clock, metrics));
             Tracer tracer = BrokerTracing.start(config.telemetry());
             if (tracer instanceof BrokerTracing tracing) {
                 stopSequence.add(0, tracing::close); // after the server: the last requests' spans are sent

@@ -7,12 +7,14 @@ import io.kaas.bootstrap.testing.EmbeddedKaas;
 import io.kaas.bootstrap.testing.KaasBrokerExtension;
 import io.kaas.bootstrap.testing.RawKafkaConnection;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -35,12 +37,14 @@ import org.apache.kafka.common.requests.ProduceResponse;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Byte-rate quotas enforced on real clients, set and removed through the Admin API as an operator would: a producer
- * and a consumer above their quota see the broker's throttle in their own metrics and are held near the quota; a
+ * above a quota on its user, its client id or the default user, and a consumer above their quota see the broker's throttle in their own metrics and are held near the quota; a
  * client that ignores {@code throttle_time_ms} is held back by the broker anyway (KIP-219: the connection is not
  * read while throttled); a removed quota throttles no more. Rates are compared with loose bounds (at most twice the
  * quota), measured once throttling has begun, after the quota window's initial allowance.
@@ -55,24 +59,40 @@ class QuotaEnforcementIT {
     /** Clients without authentication are User:ANONYMOUS: the quota entity they fall under. */
     private static final ClientQuotaEntity ANONYMOUS = new ClientQuotaEntity(Map.of(ClientQuotaEntity.USER,
             "ANONYMOUS"));
+    /** The client id of the producer the produce quota is tested on. */
+    private static final String CLIENT_ID = "quota-it-app";
+    private static final ClientQuotaEntity APP = new ClientQuotaEntity(Map.of(ClientQuotaEntity.CLIENT_ID, CLIENT_ID));
+    /** The default user, which ANONYMOUS falls under without a quota of its own. */
+    private static final ClientQuotaEntity DEFAULT_USER = new ClientQuotaEntity(
+            Collections.singletonMap(ClientQuotaEntity.USER, null));
     private static final int RECORD_BYTES = 1_024;
     private static final double QUOTA = 200_000;
     private static final Duration MEASURED = Duration.ofSeconds(4);
 
     @AfterEach
     void removeQuotas() throws Exception {
-        alterQuota("producer_byte_rate", null);
+        for (ClientQuotaEntity entity : quotaEntities().toList()) {
+            alterQuota(entity, "producer_byte_rate", null);
+        }
         alterQuota("consumer_byte_rate", null);
     }
 
-    @Test
-    void aProducerAboveItsQuotaIsThrottledAndHeldNearItUntilTheQuotaIsRemoved() throws Exception {
+    /** Each entity the producer falls under: its user, its client id, the default user. */
+    static Stream<ClientQuotaEntity> quotaEntities() {
+        return Stream.of(ANONYMOUS, APP, DEFAULT_USER);
+    }
+
+    @ParameterizedTest
+    @MethodSource("quotaEntities")
+    void aProducerAboveItsQuotaIsThrottledAndHeldNearItUntilTheQuotaIsRemoved(ClientQuotaEntity entity)
+            throws Exception {
         EmbeddedKaas kaas = KAAS.kaas();
         String topic = createTopic("produce-quota");
-        alterQuota("producer_byte_rate", QUOTA);
+        alterQuota(entity, "producer_byte_rate", QUOTA);
         AtomicLong acked = new AtomicLong();
         AtomicBoolean stop = new AtomicBoolean();
-        try (KafkaProducer<byte[], byte[]> producer = kaas.producer(Map.of(ProducerConfig.ACKS_CONFIG, "1",
+        try (KafkaProducer<byte[], byte[]> producer = kaas.producer(Map.of(ProducerConfig.CLIENT_ID_CONFIG, CLIENT_ID,
+                ProducerConfig.ACKS_CONFIG, "1",
                 ProducerConfig.BUFFER_MEMORY_CONFIG, 256 * 1024, ProducerConfig.MAX_BLOCK_MS_CONFIG, 60_000,
                 ProducerConfig.METRICS_SAMPLE_WINDOW_MS_CONFIG, 1_000, ProducerConfig.METRICS_NUM_SAMPLES_CONFIG, 2))) {
             Thread sender = new Thread(() -> {
@@ -92,11 +112,11 @@ class QuotaEnforcementIT {
                 assertThat(metric(producer.metrics(), "produce-throttle-time-avg")).isPositive();
 
                 double rate = bytesPerSecond(acked);
-                LOG.info("producer under a {} B/s quota: {} B/s", QUOTA, Math.round(rate));
+                LOG.info("producer under a {} B/s quota on {}: {} B/s", QUOTA, entity, Math.round(rate));
                 assertThat(rate).as("acknowledged bytes/s under a %s B/s quota", QUOTA).isPositive()
                         .isLessThanOrEqualTo(2 * QUOTA);
 
-                alterQuota("producer_byte_rate", null);
+                alterQuota(entity, "producer_byte_rate", null);
                 await().atMost(Duration.ofSeconds(30))
                         .until(() -> metric(producer.metrics(), "produce-throttle-time-max") == 0);
                 double unthrottled = bytesPerSecond(acked);
@@ -212,8 +232,12 @@ class QuotaEnforcementIT {
     }
 
     private static void alterQuota(String key, Double value) throws Exception {
+        alterQuota(ANONYMOUS, key, value);
+    }
+
+    private static void alterQuota(ClientQuotaEntity entity, String key, Double value) throws Exception {
         try (Admin admin = Admin.create(KAAS.kaas().adminConfig(Map.of()))) {
-            admin.alterClientQuotas(List.of(new ClientQuotaAlteration(ANONYMOUS,
+            admin.alterClientQuotas(List.of(new ClientQuotaAlteration(entity,
                     List.of(new ClientQuotaAlteration.Op(key, value))))).all().get(30, TimeUnit.SECONDS);
         }
     }

@@ -2,6 +2,7 @@ package io.kaas.application.quota;
 
 import io.kaas.domain.quota.QuotaEntity;
 import io.kaas.domain.quota.QuotaLimits;
+import io.kaas.domain.quota.StoredClientQuotas;
 import io.kaas.domain.security.Credentials;
 import io.kaas.domain.security.StoredUser;
 import io.kaas.domain.security.UserQuotas;
@@ -13,24 +14,24 @@ public record ClientQuotaLimits(QuotaLimits produce, QuotaLimits fetch, QuotaLim
     public static final ClientQuotaLimits NONE = new ClientQuotaLimits(QuotaLimits.NONE, QuotaLimits.NONE,
             QuotaLimits.NONE);
 
-    /** The quotas {@code credentials.json} keeps: those of named users. */
-    public static ClientQuotaLimits of(Credentials credentials) {
-        Map<QuotaEntity, Double> produce = new HashMap<>();
-        Map<QuotaEntity, Double> fetch = new HashMap<>();
-        Map<QuotaEntity, Double> request = new HashMap<>();
+    /** The quotas of the named users {@code credentials.json} keeps and of every entity {@code stored} keeps. */
+    public static ClientQuotaLimits of(Credentials credentials, StoredClientQuotas stored) {
+        Map<QuotaEntity, Map<String, Double>> entities = new HashMap<>(stored.entities());
         for (StoredUser user : credentials.users().values()) {
-            UserQuotas quotas = user.quotas();
-            QuotaEntity entity = QuotaEntity.user(QuotaEntity.Name.of(user.name()));
-            if (quotas.producerByteRate() != null) {
-                produce.put(entity, quotas.producerByteRate().doubleValue());
-            }
-            if (quotas.consumerByteRate() != null) {
-                fetch.put(entity, quotas.consumerByteRate().doubleValue());
-            }
-            if (quotas.requestPercentage() != null) {
-                request.put(entity, quotas.requestPercentage());
-            }
+            entities.put(QuotaEntity.user(QuotaEntity.Name.of(user.name())), user.quotas().values());
         }
-        return new ClientQuotaLimits(QuotaLimits.of(produce), QuotaLimits.of(fetch), QuotaLimits.of(request));
+        return new ClientQuotaLimits(bounds(entities, UserQuotas.PRODUCER_BYTE_RATE),
+                bounds(entities, UserQuotas.CONSUMER_BYTE_RATE), bounds(entities, UserQuotas.REQUEST_PERCENTAGE));
+    }
+
+    private static QuotaLimits bounds(Map<QuotaEntity, Map<String, Double>> entities, String key) {
+        Map<QuotaEntity, Double> bounds = new HashMap<>();
+        entities.forEach((entity, values) -> {
+            Double bound = values.get(key);
+            if (bound != null) {
+                bounds.put(entity, bound);
+            }
+        });
+        return QuotaLimits.of(bounds);
     }
 }

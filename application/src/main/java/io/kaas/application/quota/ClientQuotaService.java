@@ -3,8 +3,11 @@ package io.kaas.application.quota;
 import io.kaas.application.authentication.CredentialCache;
 import io.kaas.application.port.in.ClientQuotasUseCase;
 import io.kaas.application.port.in.Outcome;
+import io.kaas.application.port.out.ClientQuotaWriter;
 import io.kaas.application.port.out.UserWriter;
 import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.quota.QuotaEntity;
+import io.kaas.domain.quota.StoredClientQuotas;
 import io.kaas.domain.security.StoredUser;
 import io.kaas.domain.security.UserQuotas;
 import java.util.ArrayList;
@@ -14,18 +17,22 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The quotas {@code credentials.json} holds: per named user, Apache's user-entity keys. Describe reads the cached
- * credentials, never the file, and checks and matches its filter as Apache's ClientQuotasImage does, messages included.
- * Alter validates as Apache's ClientQuotaControlManager does and writes through a {@link UserWriter}: the file in
- * standalone, the users' KafkaUser {@code spec.quotas} in a cluster (in effect once the operator rewrote the file and
- * the brokers reloaded it). Entities kaas has nowhere to keep (client ids, default users, IPs) pass Apache's checks
- * and are then refused with INVALID_REQUEST and a message that says so.
+ * The client quotas kaas keeps, in two places with one owner per entity: a lone named user's with the user in
+ * {@code credentials.json} (where a cluster's operator writes them from the KafkaUser's {@code spec.quotas}), every
+ * other entity's (client ids, default entities, (user, client-id) pairs) in {@code client-quotas.json}. Describe reads
+ * the in-memory snapshots of both, never a file, and checks and matches its filter as Apache's ClientQuotasImage
+ * does, messages included. Alter validates as Apache's ClientQuotaControlManager does and writes a named user through
+ * the {@link UserWriter}, everything else through the {@link ClientQuotaWriter} (which refuses, in a cluster, what no
+ * resource holds). IP entities pass Apache's checks and are then refused: kaas does not limit connection rates.
  */
 public final class ClientQuotaService implements ClientQuotasUseCase {
     private static final Logger LOG = LoggerFactory.getLogger(ClientQuotaService.class);
@@ -35,11 +42,20 @@ public final class ClientQuotaService implements ClientQuotasUseCase {
     private static final double EPSILON = 1e-6;
 
     private final CredentialCache credentials;
-    private final UserWriter writer;
+    private final UserWriter users;
+    private final Supplier<StoredClientQuotas> stored;
+    private final ClientQuotaWriter others;
 
-    public ClientQuotaService(CredentialCache credentials, UserWriter writer) {
+    /**
+     * @param stored the quotas of {@code client-quotas.json} as last read (a cheap snapshot read)
+     * @param others where the quotas of entities other than a lone named user are written
+     */
+    public ClientQuotaService(CredentialCache credentials, UserWriter users, Supplier<StoredClientQuotas> stored,
+                              ClientQuotaWriter others) {
         this.credentials = credentials;
-        this.writer = writer;
+        this.users = users;
+        this.stored = stored;
+        this.others = others;
     }
 
     @Override
@@ -98,6 +114,12 @@ public final class ClientQuotaService implements ClientQuotasUseCase {
                 entries.add(new Entry(entity, user.quotas().values()));
             }
         }
+        stored.get().entities().forEach((quotaEntity, values) -> {
+            Map<String, String> entity = wire(quotaEntity);
+            if (matches(entity, exact, specified, strict)) {
+                entries.add(new Entry(entity, values));
+            }
+        });
         return new Described(Outcome.OK, entries);
     }
 
@@ -117,7 +139,8 @@ public final class ClientQuotaService implements ClientQuotasUseCase {
     @Override
     public List<Altered> alter(List<Alteration> alterations, boolean validateOnly) {
         Map<Map<String, String>, Outcome> outcomes = new LinkedHashMap<>();
-        Map<String, UnaryOperator<UserQuotas>> changes = new LinkedHashMap<>();
+        Map<String, UnaryOperator<UserQuotas>> userChanges = new LinkedHashMap<>();
+        Map<QuotaEntity, UnaryOperator<Map<String, Double>>> otherChanges = new LinkedHashMap<>();
         for (Alteration alteration : alterations) {
             Map<String, String> entity = alteration.entity();
             Map<String, Double> ops = new LinkedHashMap<>();
@@ -136,35 +159,57 @@ public final class ClientQuotaService implements ClientQuotasUseCase {
                 outcome = validate(entity, ops);
             }
             if (outcome == null) {
-                String user = entity.get(USER);
-                outcome = writer.refusal(user).map(ClientQuotaService::invalid).orElse(Outcome.OK);
-                if (outcome.succeeded()) {
-                    changes.put(user, quotas -> apply(quotas, ops));
-                }
+                outcome = route(entity, ops, userChanges, otherChanges);
             }
             outcomes.put(entity, outcome);
         }
-        if (!validateOnly && !changes.isEmpty()) {
-            write(changes, outcomes);
+        if (!validateOnly) {
+            write("user(s) " + userChanges.keySet(), userChanges, users::alterQuotas,
+                    userChanges.keySet().stream().map(user -> Map.of(USER, user)).toList(), outcomes);
+            write("entities " + otherChanges.keySet(), otherChanges, others::alter,
+                    otherChanges.keySet().stream().map(ClientQuotaService::wire).toList(), outcomes);
         }
         List<Altered> altered = new ArrayList<>();
         outcomes.forEach((entity, outcome) -> altered.add(new Altered(entity, outcome)));
         return altered;
     }
 
-    private void write(Map<String, UnaryOperator<UserQuotas>> changes, Map<Map<String, String>, Outcome> outcomes) {
+    /** Queues a valid entity's change with the writer that holds it, or says why that writer cannot. */
+    private Outcome route(Map<String, String> entity, Map<String, Double> ops,
+                          Map<String, UnaryOperator<UserQuotas>> userChanges,
+                          Map<QuotaEntity, UnaryOperator<Map<String, Double>>> otherChanges) {
+        String user = entity.get(USER);
+        boolean namedUser = entity.size() == 1 && user != null;
+        QuotaEntity quotaEntity = new QuotaEntity(name(entity, USER), name(entity, CLIENT_ID));
+        Optional<String> refusal = namedUser ? users.refusal(user) : others.refusal(quotaEntity);
+        if (refusal.isPresent()) {
+            return invalid(refusal.get());
+        }
+        if (namedUser) {
+            userChanges.put(user, quotas -> UserQuotas.of(apply(quotas.values(), ops)));
+        } else {
+            otherChanges.put(quotaEntity, values -> apply(values, ops));
+        }
+        return Outcome.OK;
+    }
+
+    private static <K, C> void write(String what, Map<K, C> changes, Consumer<Map<K, C>> writer,
+                                     List<Map<String, String>> entities, Map<Map<String, String>, Outcome> outcomes) {
+        if (changes.isEmpty()) {
+            return;
+        }
         try {
-            writer.alterQuotas(changes);
-            LOG.info("quotas of user(s) {} altered", changes.keySet());
+            writer.accept(changes);
+            LOG.info("quotas of {} altered", what);
         } catch (RuntimeException e) {
-            LOG.warn("quotas of user(s) {} could not be written", changes.keySet(), e);
+            LOG.warn("quotas of {} could not be written", what, e);
             Outcome failed = new Outcome(KafkaError.UNKNOWN_SERVER_ERROR, "the quotas could not be written: "
                     + e.getMessage());
-            changes.keySet().forEach(user -> outcomes.put(Map.of(USER, user), failed));
+            entities.forEach(entity -> outcomes.put(entity, failed));
         }
     }
 
-    /** Apache's checks of an entity and its ops, then what kaas can store: a named user's quotas; null when valid. */
+    /** Apache's checks of an entity and its ops, then the one kind kaas keeps nowhere (IPs); null when valid. */
     private static Outcome validate(Map<String, String> entity, Map<String, Double> ops) {
         if (entity.isEmpty()) {
             return invalid("Invalid empty client quota entity");
@@ -193,9 +238,9 @@ public final class ClientQuotaService implements ClientQuotasUseCase {
                 return invalid("Configuration " + op.getKey() + " must be a Long value");
             }
         }
-        if (entity.size() != 1 || !entity.containsKey(USER) || entity.get(USER) == null) {
-            return invalid("kaas keeps quotas for named users only (credentials.json, a KafkaUser's spec.quotas), "
-                    + "not for " + describe(entity));
+        if (ip) {
+            return invalid("kaas does not limit connection creation rates: it keeps no quota for "
+                    + describe(entity));
         }
         return null;
     }
@@ -205,8 +250,8 @@ public final class ClientQuotaService implements ClientQuotasUseCase {
         return Math.abs(rounded - value) <= EPSILON;
     }
 
-    private static UserQuotas apply(UserQuotas quotas, Map<String, Double> ops) {
-        Map<String, Double> values = new LinkedHashMap<>(quotas.values());
+    private static Map<String, Double> apply(Map<String, Double> current, Map<String, Double> ops) {
+        Map<String, Double> values = new LinkedHashMap<>(current);
         ops.forEach((key, value) -> {
             if (value == null) {
                 values.remove(key);
@@ -214,7 +259,23 @@ public final class ClientQuotaService implements ClientQuotasUseCase {
                 values.put(key, value);
             }
         });
-        return UserQuotas.of(values);
+        return values;
+    }
+
+    private static QuotaEntity.Name name(Map<String, String> entity, String type) {
+        return entity.containsKey(type) ? QuotaEntity.Name.orDefault(entity.get(type)) : null;
+    }
+
+    /** An entity as the wire names it: entity type to name, a null name being the default entity. */
+    private static Map<String, String> wire(QuotaEntity entity) {
+        Map<String, String> parts = new LinkedHashMap<>();
+        if (entity.user() != null) {
+            parts.put(USER, entity.user().value());
+        }
+        if (entity.clientId() != null) {
+            parts.put(CLIENT_ID, entity.clientId().value());
+        }
+        return parts;
     }
 
     /** An entity as Apache's ClientQuotaEntity prints itself in messages. */

@@ -1,37 +1,37 @@
 package io.kaas.application.quota;
 
-import io.kaas.application.authentication.CredentialCache;
+import io.kaas.domain.quota.StoredClientQuotas;
 import io.kaas.domain.security.Credentials;
 import java.util.function.Supplier;
 
 /**
- * The quotas the users of {@code credentials.json} carry, as the request path reads them: derived again only when
- * the credential cache swapped its snapshot (a reload, an AlterClientQuotas), so a read is two volatile reads and
- * a comparison. Two threads seeing a new snapshot at once both derive it; either result is the same.
+ * The quotas configured now, as the request path reads them: those of the users of {@code credentials.json} and
+ * those of {@code client-quotas.json}, derived again only when either snapshot was swapped (a reload, an
+ * AlterClientQuotas), so a read is a few volatile reads and comparisons. Two threads seeing a new snapshot at once
+ * both derive it; either result is the same.
  */
 public final class ConfiguredQuotas implements Supplier<ClientQuotaLimits> {
     private final Supplier<Credentials> credentials;
-    private volatile Derived derived = new Derived(null, ClientQuotaLimits.NONE);
+    private final Supplier<StoredClientQuotas> stored;
+    private volatile Derived derived = new Derived(null, null, ClientQuotaLimits.NONE);
 
-    public ConfiguredQuotas(Supplier<Credentials> credentials) {
+    public ConfiguredQuotas(Supplier<Credentials> credentials, Supplier<StoredClientQuotas> stored) {
         this.credentials = credentials;
-    }
-
-    public static ConfiguredQuotas of(CredentialCache cache) {
-        return new ConfiguredQuotas(cache::current);
+        this.stored = stored;
     }
 
     @Override
     public ClientQuotaLimits get() {
-        Credentials current = credentials.get();
+        Credentials users = credentials.get();
+        StoredClientQuotas others = stored.get();
         Derived last = derived;
-        if (last.source != current) {
-            last = new Derived(current, ClientQuotaLimits.of(current));
+        if (last.users != users || last.others != others) {
+            last = new Derived(users, others, ClientQuotaLimits.of(users, others));
             derived = last;
         }
         return last.limits;
     }
 
-    private record Derived(Credentials source, ClientQuotaLimits limits) {
+    private record Derived(Credentials users, StoredClientQuotas others, ClientQuotaLimits limits) {
     }
 }

@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.application.fake.ManualClock;
 import io.kaas.application.metrics.BrokerMetrics;
+import io.kaas.domain.quota.QuotaEntity;
+import io.kaas.domain.quota.QuotaEntity.Name;
 import io.kaas.domain.quota.QuotaType;
 import io.kaas.domain.quota.QuotaWindow;
+import io.kaas.domain.quota.StoredClientQuotas;
 import io.kaas.domain.security.Credentials;
 import io.kaas.domain.security.StoredUser;
 import io.kaas.domain.security.UserQuotas;
@@ -16,8 +19,9 @@ import org.junit.jupiter.api.Test;
 class ClientQuotaEnforcerTest {
     private final ManualClock clock = new ManualClock();
     private final AtomicReference<Credentials> credentials = new AtomicReference<>(Credentials.EMPTY);
+    private final AtomicReference<StoredClientQuotas> stored = new AtomicReference<>(StoredClientQuotas.EMPTY);
     private final BrokerMetrics metrics = BrokerMetrics.unobserved();
-    private final ClientQuotaEnforcer quotas = new ClientQuotaEnforcer(new ConfiguredQuotas(credentials::get),
+    private final ClientQuotaEnforcer quotas = new ClientQuotaEnforcer(new ConfiguredQuotas(credentials::get, stored::get),
             QuotaWindow.DEFAULT, clock, metrics);
 
     private void quotas(String user, UserQuotas values) {
@@ -40,6 +44,26 @@ class ClientQuotaEnforcerTest {
         assertThat(quotas.produce("alice", "app-2", 5_000)).isEqualTo(1_000);
         assertThat(quotas.produce("bob", "app-1", 1_000_000)).isZero();
         assertThat(metrics.throttleTime(QuotaType.PRODUCE).snapshot().count()).isEqualTo(1);
+    }
+
+    @Test
+    void storedClientIdAndDefaultQuotasApplyBelowAUsersOwn() {
+        stored.set(new StoredClientQuotas(Map.of(
+                QuotaEntity.clientId(Name.of("app")), Map.of(UserQuotas.PRODUCER_BYTE_RATE, 1_000.0),
+                QuotaEntity.user(Name.DEFAULT), Map.of(UserQuotas.PRODUCER_BYTE_RATE, 2_000.0))));
+        quotas("alice", new UserQuotas(1_000_000L, null, null, null));
+
+        // every user falls under the default user's 2000 B/s before the client id's quota is looked at
+        assertThat(quotas.produce("bob", "app", 21_000)).as("bob under <default>").isEqualTo(500);
+        assertThat(quotas.produce("alice", "app", 500_000)).as("alice's own quota").isZero();
+
+        stored.set(new StoredClientQuotas(Map.of(
+                QuotaEntity.clientId(Name.of("app")), Map.of(UserQuotas.PRODUCER_BYTE_RATE, 1_000.0))));
+        credentials.set(Credentials.EMPTY);
+        assertThat(quotas.produce("bob", "app", 6_000)).isZero();
+        assertThat(quotas.produce("carol", "app", 5_000)).as("one sensor per client id, whoever the user")
+                .isEqualTo(1_000);
+        assertThat(quotas.produce("carol", "other", 1L << 30)).as("no quota for another client id").isZero();
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.kaas.application.quota;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.application.authentication.CredentialCache;
+import io.kaas.application.memory.InMemoryClientQuotaStore;
 import io.kaas.application.memory.InMemoryCredentialStore;
 import io.kaas.application.authentication.StoredUserWriter;
 import io.kaas.application.port.in.ClientQuotasUseCase.Alteration;
@@ -13,8 +14,12 @@ import io.kaas.application.port.in.ClientQuotasUseCase.Entry;
 import io.kaas.application.port.in.ClientQuotasUseCase.MatchType;
 import io.kaas.application.port.in.ClientQuotasUseCase.Op;
 import io.kaas.application.port.in.Outcome;
+import io.kaas.application.port.out.ClientQuotaWriter;
 import io.kaas.application.port.out.UserWriter;
 import io.kaas.domain.error.KafkaError;
+import io.kaas.domain.quota.QuotaEntity;
+import io.kaas.domain.quota.QuotaEntity.Name;
+import io.kaas.domain.quota.StoredClientQuotas;
 import io.kaas.domain.security.Credentials;
 import io.kaas.domain.security.StoredUser;
 import io.kaas.domain.security.UserQuotas;
@@ -27,6 +32,7 @@ import org.junit.jupiter.api.Test;
 
 class ClientQuotaServiceTest {
     private final InMemoryCredentialStore store = new InMemoryCredentialStore();
+    private final InMemoryClientQuotaStore others = new InMemoryClientQuotaStore();
     private final ClientQuotaService quotas;
 
     ClientQuotaServiceTest() {
@@ -35,7 +41,8 @@ class ClientQuotaServiceTest {
                 .with(new StoredUser("bob", Map.of(), new UserQuotas(null, 2_048L, null, null)))
                 .with(new StoredUser("carol", Map.of(), null)));
         CredentialCache cache = CredentialCache.load(store);
-        quotas = new ClientQuotaService(cache, new StoredUserWriter(cache));
+        quotas = new ClientQuotaService(cache, new StoredUserWriter(cache), others::read,
+                new StoredClientQuotaWriter(others, () -> { }));
     }
 
     @Test
@@ -63,8 +70,6 @@ class ClientQuotaServiceTest {
 
     @Test
     void invalidAlterationsGetApachesErrorsAndChangeNothing() {
-        Map<String, String> clientId = new HashMap<>();
-        clientId.put("client-id", null);
         List<Altered> altered = quotas.alter(List.of(
                 new Alteration(Map.of("user", "alice"), List.of(new Op("producer_byte_rate", 1.5))),
                 new Alteration(Map.of("user", "bob"), List.of(new Op("connection_creation_rate", 3.0))),
@@ -74,7 +79,8 @@ class ClientQuotaServiceTest {
                 new Alteration(Map.of("group", "g"), List.of()),
                 new Alteration(Map.of("user", ""), List.of()),
                 new Alteration(Map.of("user", "erin", "ip", "127.0.0.1"), List.of()),
-                new Alteration(clientId, List.of(new Op("producer_byte_rate", 1024.0)))), false);
+                new Alteration(Map.of("ip", "10.0.0.1"), List.of(new Op("connection_creation_rate", 5.0))),
+                new Alteration(Map.of("client-id", "app"), List.of(new Op("connection_creation_rate", 5.0)))), false);
 
         assertThat(altered).extracting(a -> a.outcome().error()).containsOnly(KafkaError.INVALID_REQUEST);
         assertThat(altered).extracting(a -> a.outcome().message()).containsExactly(
@@ -86,11 +92,91 @@ class ClientQuotaServiceTest {
                 "Unhandled client quota entity type: group",
                 "Empty user not supported",
                 "Invalid empty client quota entity",
-                "kaas keeps quotas for named users only (credentials.json, a KafkaUser's spec.quotas), not for "
-                        + "ClientQuotaEntity(entries={client-id=null})");
+                "kaas does not limit connection creation rates: it keeps no quota for "
+                        + "ClientQuotaEntity(entries={ip=10.0.0.1})",
+                "Invalid configuration key connection_creation_rate");
+        assertThat(others.read()).isEqualTo(StoredClientQuotas.EMPTY);
         assertThat(store.read().user("alice").orElseThrow().quotas())
                 .isEqualTo(new UserQuotas(1_048_576L, null, 25.0, null));
         assertThat(store.read().user("carol").orElseThrow().quotas()).isEqualTo(UserQuotas.NONE);
+    }
+
+    @Test
+    void clientIdDefaultAndPairEntitiesAreKeptBesideTheUsersAndAnEmptiedEntityIsGone() {
+        List<Altered> altered = quotas.alter(List.of(
+                new Alteration(Map.of("client-id", "app"), List.of(new Op("producer_byte_rate", 1024.0))),
+                new Alteration(entity("user", null), List.of(new Op("consumer_byte_rate", 2048.0))),
+                new Alteration(entity("user", "alice", "client-id", null), List.of(new Op("request_percentage", 5.0))),
+                new Alteration(entity("user", null, "client-id", "app"), List.of(new Op("producer_byte_rate", 64.0)))),
+                false);
+
+        assertThat(altered).extracting(Altered::outcome).containsOnly(Outcome.OK);
+        assertThat(others.read().entities()).containsOnlyKeys(
+                QuotaEntity.clientId(Name.of("app")), QuotaEntity.user(Name.DEFAULT),
+                QuotaEntity.userAndClientId(Name.of("alice"), Name.DEFAULT),
+                QuotaEntity.userAndClientId(Name.DEFAULT, Name.of("app")));
+        assertThat(store.read().user("alice").orElseThrow().quotas()).as("alice's own entity is untouched")
+                .isEqualTo(new UserQuotas(1_048_576L, null, 25.0, null));
+
+        quotas.alter(List.of(new Alteration(Map.of("client-id", "app"), List.of(new Op("producer_byte_rate", null)))),
+                false);
+        assertThat(others.read().entities()).doesNotContainKey(QuotaEntity.clientId(Name.of("app"))).hasSize(3);
+    }
+
+    @Test
+    void describeFiltersEveryEntityKindAsApache() {
+        quotas.alter(List.of(
+                new Alteration(Map.of("client-id", "app"), List.of(new Op("producer_byte_rate", 1024.0))),
+                new Alteration(entity("client-id", null), List.of(new Op("producer_byte_rate", 512.0))),
+                new Alteration(entity("user", null), List.of(new Op("consumer_byte_rate", 2048.0))),
+                new Alteration(Map.of("user", "alice", "client-id", "app"), List.of(new Op("request_percentage", 5.0)))),
+                false);
+
+        assertThat(entities(List.of(new Component("client-id", MatchType.EXACT, "app")), true))
+                .containsExactly(Map.of("client-id", "app"));
+        assertThat(entities(List.of(new Component("client-id", MatchType.EXACT, "app")), false))
+                .containsExactlyInAnyOrder(Map.of("client-id", "app"), Map.of("user", "alice", "client-id", "app"));
+        assertThat(entities(List.of(new Component("client-id", MatchType.DEFAULT, null)), true))
+                .containsExactly(entity("client-id", null));
+        assertThat(entities(List.of(new Component("user", MatchType.DEFAULT, null)), false))
+                .containsExactly(entity("user", null));
+        assertThat(entities(List.of(new Component("user", MatchType.SPECIFIED, null)), true))
+                .as("named and default users alone").containsExactlyInAnyOrder(Map.of("user", "alice"),
+                        Map.of("user", "bob"), entity("user", null));
+        assertThat(entities(List.of(new Component("user", MatchType.EXACT, "alice"),
+                new Component("client-id", MatchType.SPECIFIED, null)), true))
+                .containsExactly(Map.of("user", "alice", "client-id", "app"));
+        assertThat(quotas.describe(List.of(new Component("client-id", MatchType.DEFAULT, null)), true).entries())
+                .containsExactly(new Entry(entity("client-id", null), Map.of("producer_byte_rate", 512.0)));
+        assertThat(entities(List.of(), false)).hasSize(6);
+    }
+
+    @Test
+    void aWriterWithNowhereToKeepAnEntityRefusesItWithItsReason() {
+        ClientQuotaService clustered = new ClientQuotaService(CredentialCache.load(store), new StoredUserWriter(
+                CredentialCache.load(store)), others::read, ClientQuotaWriter.refusing("no resource holds it"));
+
+        assertThat(clustered.alter(List.of(
+                new Alteration(Map.of("client-id", "app"), List.of(new Op("producer_byte_rate", 1024.0))),
+                new Alteration(Map.of("user", "dave"), List.of(new Op("producer_byte_rate", 1024.0)))), false))
+                .containsExactly(new Altered(Map.of("client-id", "app"), new Outcome(KafkaError.INVALID_REQUEST,
+                        "no resource holds it")), new Altered(Map.of("user", "dave"), Outcome.OK));
+        assertThat(others.read()).isEqualTo(StoredClientQuotas.EMPTY);
+    }
+
+    private List<Map<String, String>> entities(List<Component> filter, boolean strict) {
+        Described described = quotas.describe(filter, strict);
+        assertThat(described.outcome().succeeded()).isTrue();
+        return described.entries().stream().map(Entry::entity).toList();
+    }
+
+    /** An entity whose parts may name the default entity (a null name), which Map.of cannot hold. */
+    private static Map<String, String> entity(String... typesAndNames) {
+        Map<String, String> entity = new HashMap<>();
+        for (int i = 0; i < typesAndNames.length; i += 2) {
+            entity.put(typesAndNames[i], typesAndNames[i + 1]);
+        }
+        return entity;
     }
 
     @Test
@@ -112,7 +198,8 @@ class ClientQuotaServiceTest {
                 written.putAll(changes);
             }
         };
-        ClientQuotaService clustered = new ClientQuotaService(CredentialCache.load(store), kafkaUsers);
+        ClientQuotaService clustered = new ClientQuotaService(CredentialCache.load(store), kafkaUsers, others::read,
+                ClientQuotaWriter.refusing("no resource holds it"));
 
         assertThat(clustered.alter(List.of(
                 new Alteration(Map.of("user", "alice"), List.of(new Op("request_percentage", null),

@@ -30,6 +30,11 @@ public record DataLayout(Path root) {
         return clusterDir().resolve("acls.json");
     }
 
+    /** The quotas of client ids, default entities and (user, client-id) pairs: written by the admin APIs (standalone). */
+    public Path clientQuotasFile() {
+        return clusterDir().resolve("client-quotas.json");
+    }
+
     /** The dynamic broker configs set through the admin APIs (standalone). */
     public Path brokerConfigsFile() {
         return clusterDir().resolve("broker-configs.json");

@@ -2,6 +2,9 @@ package io.kaas.adapter.fs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kaas.domain.quota.QuotaEntity;
+import io.kaas.domain.quota.QuotaEntity.Name;
+import io.kaas.domain.quota.StoredClientQuotas;
 import io.kaas.domain.security.AclBinding;
 import io.kaas.domain.security.AclOperation;
 import io.kaas.domain.security.AclPatternType;
@@ -34,6 +37,24 @@ class JsonSecurityStoresTest {
     void nothingBeforeAnyoneWroteThem() {
         assertThat(new JsonCredentialStore(new DataLayout(dir), files()).read()).isEqualTo(Credentials.EMPTY);
         assertThat(new JsonAclStore(new DataLayout(dir), files()).read()).isEmpty();
+        assertThat(new JsonClientQuotaStore(new DataLayout(dir), files()).read()).isEqualTo(StoredClientQuotas.EMPTY);
+    }
+
+    @Test
+    void clientQuotasRoundTripEveryEntityKindWithDefaultsAsNullNames() throws Exception {
+        JsonClientQuotaStore store = new JsonClientQuotaStore(new DataLayout(dir), files());
+        StoredClientQuotas quotas = new StoredClientQuotas(Map.of(
+                QuotaEntity.clientId(Name.of("app")), Map.of("producer_byte_rate", 1024.0),
+                QuotaEntity.clientId(Name.DEFAULT), Map.of("consumer_byte_rate", 2048.0),
+                QuotaEntity.user(Name.DEFAULT), Map.of("request_percentage", 12.5),
+                QuotaEntity.userAndClientId(Name.of("alice"), Name.DEFAULT), Map.of("producer_byte_rate", 1.0),
+                QuotaEntity.userAndClientId(Name.DEFAULT, Name.of("app")), Map.of("controller_mutation_rate", 3.0)));
+
+        store.write(quotas);
+
+        assertThat(store.read()).isEqualTo(quotas);
+        assertThat(Files.readString(dir.resolve("__cluster/client-quotas.json")))
+                .contains("\"type\" : \"client-id\"").contains("\"name\" : null").contains("\"producer_byte_rate\"");
     }
 
     @Test

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.adapter.wire.support.HandlerTestBase;
 import io.kaas.adapter.wire.support.ServedVersionsTest;
+import io.kaas.domain.quota.QuotaEntity;
 import io.kaas.domain.security.UserQuotas;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.common.message.AlterClientQuotasRequestData;
 import org.apache.kafka.common.message.AlterClientQuotasRequestData.EntityData;
 import org.apache.kafka.common.message.AlterClientQuotasRequestData.EntryData;
@@ -16,26 +18,33 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AlterClientQuotasRequest;
 import org.apache.kafka.common.requests.AlterClientQuotasResponse;
 
-/** AlterClientQuotas at every served version: a user's quotas written under Apache's names, one result per entity. */
+/** AlterClientQuotas at every served version: quotas written under Apache's names, one result per entity. */
 class AlterClientQuotasHandlerTest extends HandlerTestBase {
 
     @ServedVersionsTest(ApiKeys.ALTER_CLIENT_QUOTAS)
-    void aUsersQuotasAreSetAndAClientIdIsRefusedOnItsOwn(short version) {
+    void aUsersQuotasGoWithTheUserADefaultClientIdsBesideItAndAnIpIsRefused(short version) {
         AlterClientQuotasResponseData data = alter(version, false,
                 entry("user", "alice", new OpData().setKey("producer_byte_rate").setValue(1024.0),
                         new OpData().setKey("request_percentage").setValue(12.5)),
-                entry("client-id", "app", new OpData().setKey("producer_byte_rate").setValue(1024.0)));
+                entry("ip", "10.0.0.1", new OpData().setKey("connection_creation_rate").setValue(5.0)),
+                entry("client-id", null, new OpData().setKey("producer_byte_rate").setValue(2048.0)));
 
-        assertThat(data.entries()).hasSize(2);
+        assertThat(data.entries()).hasSize(3);
         assertThat(data.entries().get(0).errorCode()).isZero();
         assertThat(data.entries().get(0).entity()).singleElement().satisfies(e -> {
             assertThat(e.entityType()).isEqualTo("user");
             assertThat(e.entityName()).isEqualTo("alice");
         });
         assertThat(data.entries().get(1).errorCode()).isEqualTo(Errors.INVALID_REQUEST.code());
-        assertThat(data.entries().get(1).errorMessage()).contains("named users only");
+        assertThat(data.entries().get(1).errorMessage()).contains("does not limit connection creation rates");
+        assertThat(data.entries().get(2).errorCode()).isZero();
+        assertThat(data.entries().get(2).entity()).singleElement()
+                .satisfies(e -> assertThat(e.entityName()).as("the default entity").isNull());
         assertThat(broker.credentials().current().user("alice").orElseThrow().quotas())
                 .isEqualTo(new UserQuotas(1024L, null, 12.5, null));
+        assertThat(broker.clientQuotas().read().entities())
+                .containsExactly(Map.entry(QuotaEntity.clientId(QuotaEntity.Name.DEFAULT),
+                        Map.of("producer_byte_rate", 2048.0)));
     }
 
     @ServedVersionsTest(ApiKeys.ALTER_CLIENT_QUOTAS)

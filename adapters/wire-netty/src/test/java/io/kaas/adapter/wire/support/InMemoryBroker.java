@@ -21,6 +21,7 @@ import io.kaas.application.fetch.FetchSessions;
 import io.kaas.application.fetch.ListOffsetsService;
 import io.kaas.application.group.GroupCoordinatorService;
 import io.kaas.application.log.MemoryLogEngine;
+import io.kaas.application.memory.InMemoryClientQuotaStore;
 import io.kaas.application.memory.InMemoryCredentialStore;
 import io.kaas.application.memory.InMemoryMarkerQueue;
 import io.kaas.application.memory.InMemoryOffsetStore;
@@ -33,6 +34,7 @@ import io.kaas.application.port.in.QuotaEnforcement;
 import io.kaas.application.port.in.TopicAdminUseCase;
 import io.kaas.application.produce.ProduceService;
 import io.kaas.application.quota.ClientQuotaService;
+import io.kaas.application.quota.StoredClientQuotaWriter;
 import io.kaas.application.producer.ProducerIdService;
 import io.kaas.application.topic.BrokerConfigService;
 import io.kaas.application.topic.ConfigService;
@@ -79,6 +81,7 @@ public final class InMemoryBroker {
     private final TransactionServices transactions;
     private final UseCases useCases;
     private final CredentialCache credentials = CredentialCache.load(new InMemoryCredentialStore());
+    private final InMemoryClientQuotaStore clientQuotas = new InMemoryClientQuotaStore();
 
     public InMemoryBroker() {
         this(true);
@@ -139,8 +142,14 @@ public final class InMemoryBroker {
                 transactions.producers(),
                 new PartitionLeadershipService(topics, cluster),
                 new UserScramCredentialService(credentials, new StoredUserWriter(credentials)),
-                new ClientQuotaService(credentials, new StoredUserWriter(credentials)),
+                new ClientQuotaService(credentials, new StoredUserWriter(credentials), clientQuotas::read,
+                        new StoredClientQuotaWriter(clientQuotas, () -> { })),
                 QuotaEnforcement.NONE);
+    }
+
+    /** The quotas of entities other than a lone named user, as client-quotas.json would hold them. */
+    public InMemoryClientQuotaStore clientQuotas() {
+        return clientQuotas;
     }
 
     /** The users SCRAM and PLAIN exchanges verify against, as the credentials file would hold them. */
