@@ -10,9 +10,13 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionFactory;
+import org.awaitility.core.ConditionTimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -397,46 +401,39 @@ public final class TxnErrorCodeProbe {
         return Errors.forCode(response.data().errorCode());
     }
 
+    /** The first answer without a retriable error, or the last one when none comes within the patience. */
     private static <R> R retryWhileRetriable(Supplier<R> call, Function<R, Errors> error) {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (true) {
-            R response = call.get();
-            if (!(error.apply(response).exception() instanceof RetriableException) || System.nanoTime() > deadline) {
-                return response;
-            }
-            pause();
+        AtomicReference<R> last = new AtomicReference<>();
+        try {
+            return patiently().until(() -> {
+                last.set(call.get());
+                return last.get();
+            }, r -> !(error.apply(r).exception() instanceof RetriableException));
+        } catch (ConditionTimeoutException e) {
+            return last.get();
         }
+    }
+
+    private static ConditionFactory patiently() {
+        return Awaitility.await().atMost(PATIENCE).pollInSameThread().pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(100));
     }
 
     /** Waits until the broker has aborted every transaction set up to time out (and not yet expired their ids). */
     private void awaitTimeoutAborts() {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (true) {
-            DescribeTransactionsResponse response = connection.send(new DescribeTransactionsRequest.Builder(
-                    new DescribeTransactionsRequestData().setTransactionalIds(timingOutTransactionalIds))
-                    .build((short) 0));
-            if (response.data().transactionStates().stream()
-                    .allMatch(s -> s.transactionState().equals("CompleteAbort"))) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("no timed-out transaction aborted within " + PATIENCE
-                        + "; does the broker look for them every 500 ms?");
-            }
-            pause();
-        }
+        patiently().alias("every timed-out transaction aborted; does the broker look for them every 500 ms?")
+                .until(() -> {
+                    DescribeTransactionsResponse response = connection.send(new DescribeTransactionsRequest.Builder(
+                            new DescribeTransactionsRequestData().setTransactionalIds(timingOutTransactionalIds))
+                            .build((short) 0));
+                    return response.data().transactionStates().stream()
+                            .allMatch(s -> s.transactionState().equals("CompleteAbort"));
+                });
     }
 
     /** Waits until the broker has forgotten every transactional id and producer id that must expire. */
     private void awaitExpiry() {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (!allExpired()) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("nothing expired within " + PATIENCE + "; does the broker run with "
-                        + EXPIRY_HINT + "?");
-            }
-            pause();
-        }
+        patiently().alias("every id expired; does the broker run with " + EXPIRY_HINT + "?").until(this::allExpired);
     }
 
     private boolean allExpired() {
@@ -475,15 +472,6 @@ public final class TxnErrorCodeProbe {
     private static void expectNone(Errors error, String what) {
         if (error != Errors.NONE) {
             throw new IllegalStateException(what + " answered " + error + ": the probe's setup failed");
-        }
-    }
-
-    private static void pause() {
-        try {
-            Thread.sleep(100);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
         }
     }
 }
