@@ -50,7 +50,8 @@ class AdminRestartIT {
         admin.createPartitions(Map.of("orders", NewPartitions.increaseTo(4))).all().get();
         KafkaProducer<byte[], byte[]> producer = kaas.producer();
         for (int p = 0; p < 4; p++) {
-            producer.send(new ProducerRecord<>("orders", p, null, ("order-" + p).getBytes())).get();
+            // keyed: orders is now compacted, which refuses records without a key, as Apache does
+            producer.send(new ProducerRecord<>("orders", p, ("key-" + p).getBytes(), ("order-" + p).getBytes())).get();
         }
         long stampedAt = producer.send(new ProducerRecord<>("stamped", 0, 5L, null, "s".getBytes())).get().timestamp();
         kaas.closeClients();

@@ -3,6 +3,7 @@ package io.kaas.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.adapter.fs.JacksonCodec;
+import io.kaas.adapter.fs.sim.ForwardingFilesystem;
 import io.kaas.adapter.fs.sim.SimulatedFilesystem;
 import io.kaas.adapter.wire.codec.KafkaCompactionRecords;
 import io.kaas.application.fake.ManualClock;
@@ -174,15 +175,14 @@ class LogCleanerTest {
     }
 
     /** Kills the process at its {@code crashAt}-th changing call: the call does not happen. */
-    private static final class CrashingFilesystem implements Filesystem {
-        private final Filesystem fs;
+    private static final class CrashingFilesystem extends ForwardingFilesystem {
         private final int crashAt;
         private int calls;
         private boolean armed;
         boolean crashed;
 
         CrashingFilesystem(Filesystem fs, int crashAt) {
-            this.fs = fs;
+            super(fs);
             this.crashAt = crashAt;
         }
 
@@ -199,18 +199,12 @@ class LogCleanerTest {
         }
 
         @Override
-        public FileHandle open(Path file, boolean create) throws IOException {
-            FileHandle handle = fs.open(file, create);
-            return new FileHandle() {
+        protected FileHandle wrap(Path file, FileHandle handle) {
+            return new ForwardingHandle(handle) {
                 @Override
                 public void write(ByteBuffer src, long position) throws IOException {
                     step();
                     handle.write(src, position);
-                }
-
-                @Override
-                public int read(ByteBuffer dst, long position) throws IOException {
-                    return handle.read(dst, position);
                 }
 
                 @Override
@@ -220,19 +214,9 @@ class LogCleanerTest {
                 }
 
                 @Override
-                public long size() throws IOException {
-                    return handle.size();
-                }
-
-                @Override
                 public void truncate(long size) throws IOException {
                     step();
                     handle.truncate(size);
-                }
-
-                @Override
-                public void close() throws IOException {
-                    handle.close();
                 }
             };
         }
@@ -240,55 +224,25 @@ class LogCleanerTest {
         @Override
         public boolean createExclusive(Path file) throws IOException {
             step();
-            return fs.createExclusive(file);
-        }
-
-        @Override
-        public java.util.Optional<byte[]> readAll(Path file) throws IOException {
-            return fs.readAll(file);
-        }
-
-        @Override
-        public List<String> list(Path dir) throws IOException {
-            return fs.list(dir);
-        }
-
-        @Override
-        public void createDirectories(Path dir) throws IOException {
-            fs.createDirectories(dir);
+            return delegate.createExclusive(file);
         }
 
         @Override
         public void rename(Path from, Path to) throws IOException {
             step();
-            fs.rename(from, to);
+            delegate.rename(from, to);
         }
 
         @Override
         public void delete(Path file) throws IOException {
             step();
-            fs.delete(file);
+            delegate.delete(file);
         }
 
         @Override
         public void fsyncDirectory(Path dir) throws IOException {
             step();
-            fs.fsyncDirectory(dir);
-        }
-
-        @Override
-        public boolean exists(Path file) throws IOException {
-            return fs.exists(file);
-        }
-
-        @Override
-        public boolean isDirectory(Path path) throws IOException {
-            return fs.isDirectory(path);
-        }
-
-        @Override
-        public long lastModifiedMs(Path file) throws IOException {
-            return fs.lastModifiedMs(file);
+            delegate.fsyncDirectory(dir);
         }
     }
 }

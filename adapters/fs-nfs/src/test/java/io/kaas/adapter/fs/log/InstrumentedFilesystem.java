@@ -1,11 +1,10 @@
 package io.kaas.adapter.fs.log;
 
+import io.kaas.adapter.fs.sim.ForwardingFilesystem;
 import io.kaas.application.port.out.Filesystem;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -14,8 +13,7 @@ import java.util.function.Consumer;
  * Wraps a {@link Filesystem} to count what the engine does with segment logs (bytes read, file
  * fsyncs) and to run a test's hook just before a file fsync, i.e. while that fsync is "pending".
  */
-final class InstrumentedFilesystem implements Filesystem {
-    private final Filesystem delegate;
+final class InstrumentedFilesystem extends ForwardingFilesystem {
     private final AtomicLong logBytesRead = new AtomicLong();
     private final AtomicLong forces = new AtomicLong();
     private volatile Consumer<Path> beforeForce = path -> { };
@@ -23,7 +21,7 @@ final class InstrumentedFilesystem implements Filesystem {
     private volatile int directorySyncsUntilFailure = -1;
 
     InstrumentedFilesystem(Filesystem delegate) {
-        this.delegate = delegate;
+        super(delegate);
     }
 
     /** Bytes read from {@code .log} files through handles (recovery scans, reads). */
@@ -57,15 +55,9 @@ final class InstrumentedFilesystem implements Filesystem {
     }
 
     @Override
-    public FileHandle open(Path file, boolean create) throws IOException {
-        FileHandle handle = delegate.open(file, create);
+    protected FileHandle wrap(Path file, FileHandle handle) {
         boolean isLog = file.getFileName().toString().endsWith(".log");
-        return new FileHandle() {
-            @Override
-            public void write(ByteBuffer src, long position) throws IOException {
-                handle.write(src, position);
-            }
-
+        return new ForwardingHandle(handle) {
             @Override
             public int read(ByteBuffer dst, long position) throws IOException {
                 int n = handle.read(dst, position);
@@ -81,42 +73,7 @@ final class InstrumentedFilesystem implements Filesystem {
                 forces.incrementAndGet();
                 handle.force();
             }
-
-            @Override
-            public long size() throws IOException {
-                return handle.size();
-            }
-
-            @Override
-            public void truncate(long size) throws IOException {
-                handle.truncate(size);
-            }
-
-            @Override
-            public void close() throws IOException {
-                handle.close();
-            }
         };
-    }
-
-    @Override
-    public boolean createExclusive(Path file) throws IOException {
-        return delegate.createExclusive(file);
-    }
-
-    @Override
-    public Optional<byte[]> readAll(Path file) throws IOException {
-        return delegate.readAll(file);
-    }
-
-    @Override
-    public List<String> list(Path dir) throws IOException {
-        return delegate.list(dir);
-    }
-
-    @Override
-    public void createDirectories(Path dir) throws IOException {
-        delegate.createDirectories(dir);
     }
 
     @Override
@@ -126,30 +83,10 @@ final class InstrumentedFilesystem implements Filesystem {
     }
 
     @Override
-    public void delete(Path file) throws IOException {
-        delegate.delete(file);
-    }
-
-    @Override
     public void fsyncDirectory(Path dir) throws IOException {
         if (directorySyncsUntilFailure >= 0 && directorySyncsUntilFailure-- == 0) {
             throw new IOException("directory fsync failed");
         }
         delegate.fsyncDirectory(dir);
-    }
-
-    @Override
-    public boolean exists(Path file) throws IOException {
-        return delegate.exists(file);
-    }
-
-    @Override
-    public boolean isDirectory(Path path) throws IOException {
-        return delegate.isDirectory(path);
-    }
-
-    @Override
-    public long lastModifiedMs(Path file) throws IOException {
-        return delegate.lastModifiedMs(file);
     }
 }
