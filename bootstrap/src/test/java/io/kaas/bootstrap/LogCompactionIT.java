@@ -172,10 +172,13 @@ class LogCompactionIT {
                 });
     }
 
-    /** Records with other keys, enough to push the ones before them out of the active segment. */
+    /**
+     * Records with other keys, enough to push the ones before them out of the active segment: their values alone
+     * fill more than one segment of {@code segment.bytes=8192}, however the producer batches them.
+     */
     private static void pad(KafkaProducer<byte[], byte[]> producer, String topic, String prefix) throws Exception {
         List<Future<RecordMetadata>> sent = new ArrayList<>();
-        for (int i = 0; i < 60; i++) {
+        for (int i = 0; i < 100; i++) {
             sent.add(producer.send(record(topic, prefix + "-" + i, "p".repeat(100))));
         }
         for (Future<RecordMetadata> f : sent) {

@@ -91,6 +91,19 @@ class TlsListenersIT {
         await("the broker reloaded alice's credential").atMost(Duration.ofSeconds(30)).ignoreExceptions()
                 .untilAsserted(() -> assertThat(admin.describeUserScramCredentials(List.of("alice")).all()
                         .get(10, TimeUnit.SECONDS)).containsKey("alice"));
+        // and until a SCRAM login works: one run saw a login refused ("no SCRAM-SHA-512 credential for user alice")
+        // 8 ms after the reload that describe had already seen, unexplained yet (see the issue 14 note)
+        Map<String, Object> scram = merge(tls("scram"), Map.of(
+                CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SASL_SSL",
+                SaslConfigs.SASL_MECHANISM, "SCRAM-SHA-512",
+                SaslConfigs.SASL_JAAS_CONFIG, "org.apache.kafka.common.security.scram.ScramLoginModule required"
+                        + " username=\"alice\" password=\"alice-secret\";"));
+        await("alice logs in with SCRAM-SHA-512").atMost(Duration.ofSeconds(30)).ignoreExceptions()
+                .until(() -> {
+                    try (Admin login = Admin.create(scram)) {
+                        return !login.describeCluster().nodes().get(10, TimeUnit.SECONDS).isEmpty();
+                    }
+                });
     }
 
     @Test
