@@ -92,24 +92,28 @@ def idempotent_producer_and_group(admin):
              "session.timeout.ms": 10000}
     first, _ = consume(group, [topic], 0)
     second, _ = consume(group, [topic], 0)
-    # A member may still hand out a record it fetched for a partition the rebalance then moved (nothing is committed,
-    # so the new owner reads it again, as on Apache): count what each member read from the partitions it owns.
-    read_by, deadline = {first: [], second: []}, time.time() + TIMEOUT_S
+    # Nothing is committed yet, so a partition a rebalance moves (or hands back) is read again from offset 0 by its
+    # owner: at least once, as on Apache. That happens when the first member completes a one-member generation before
+    # the second one's join arrives (kaas answers the join-sync chain in ~3 ms, Apache in ~10, so it is rarer there).
+    # Count each (partition, offset) once, from the partitions each member owns now.
+    read_by, deadline = {first: {}, second: {}}, time.time() + TIMEOUT_S
 
     def owned():
-        return [m for member, msgs in read_by.items()
-                for m in msgs if m.partition() in {tp.partition for tp in member.assignment()}]
+        return {(m.partition(), m.offset()): m for member, msgs in read_by.items()
+                for m in msgs.values() if m.partition() in {tp.partition for tp in member.assignment()}}
 
     while len(owned()) < 1000 and time.time() < deadline:
         for member in (first, second):
             msg = member.poll(0.2)
             if msg is not None and not msg.error():
-                read_by[member].append(msg)
+                earlier = read_by[member].setdefault((msg.partition(), msg.offset()), msg)
+                if earlier.value() != msg.value():
+                    check(False, f"a record read again carries the same value ({msg.partition()}@{msg.offset()})")
     check(len(first.assignment()) == 2 and len(second.assignment()) == 2,
           f"two members share four partitions ({len(first.assignment())} + {len(second.assignment())})")
-    records = owned()
+    records = list(owned().values())
     check(sorted(m.value().decode() for m in records) == sorted(f"g-value-{i}" for i in range(1000)),
-          "the group read every record once from the partitions each member owns, values intact")
+          "the group read every record from the partitions each member owns, values intact")
     check(all(m.key().decode().replace("key", "value") == m.value().decode()
               and m.headers() == [("origin", b"librdkafka")] for m in records), "keys and headers intact")
     for member in (first, second):
