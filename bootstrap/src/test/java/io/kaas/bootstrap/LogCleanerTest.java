@@ -98,11 +98,32 @@ class LogCleanerTest {
 
     @Test
     void aCrashAtAnyStepOfACleaningLeavesAConsistentLog() throws Exception {
+        crashEveryStep(false);
+    }
+
+    @Test
+    void aCrashAtAnyStepOfACleaningOverCleanedSegmentsWithGapsLeavesAConsistentLog() throws Exception {
+        crashEveryStep(true);
+    }
+
+    /**
+     * Crashes a cleaning at its first, second, ... file step until one completes. With {@code overGaps}, the log
+     * was cleaned once already (its segments have gaps) and got more updates, which the crashing cleaning
+     * regroups with the cleaned segments.
+     */
+    private void crashEveryStep(boolean overGaps) throws Exception {
         for (int crashAt = 1; ; crashAt++) {
             SimulatedFilesystem sim = new SimulatedFilesystem(crashAt);
             DiskLogEngine engine = engine(sim);
             PartitionLog log = engine.open(topic, topic.partition(0), config);
-            Map<String, Long> latest = write(log, 40);
+            Map<String, Long> latest;
+            if (overGaps) {
+                latest = writeWithGaps(log, 40);
+                assertThat(engine.cleaner(new KafkaCompactionRecords(), Pacer.UNLIMITED, 1000).cleanDueLogs()).isEqualTo(1);
+                latest.putAll(writeWithGaps(log, 20));
+            } else {
+                latest = write(log, 40);
+            }
             long end = log.offsets().highWatermark();
             CrashingFilesystem crashing = new CrashingFilesystem(sim, crashAt);
             DiskLogEngine cleaning = engine(crashing);
