@@ -69,12 +69,61 @@ class LogCleanerTest {
     }
 
     @Test
+    void readsFromAnyOffsetOfACleanedSegmentFindTheNextSurvivingBatch() throws Exception {
+        SimulatedFilesystem sim = new SimulatedFilesystem(1);
+        DiskLogEngine engine = engine(sim);
+        PartitionLog log = engine.open(topic, topic.partition(0), config);
+        Map<String, Long> latest = writeWithGaps(log, 40);
+
+        assertThat(engine.cleaner(new KafkaCompactionRecords(), Pacer.UNLIMITED, 1000).cleanDueLogs()).isEqualTo(1);
+
+        List<Record> records = readAll(log);
+        assertThat(latestOffsets(records)).isEqualTo(latest);
+        long gaps = 0;
+        for (int i = 1; i < records.size(); i++) {
+            gaps += records.get(i).offset() - records.get(i - 1).offset() - 1;
+        }
+        assertThat(gaps).as("offsets the cleaning removed").isPositive();
+        for (long offset = log.offsets().logStartOffset(); offset < log.offsets().highWatermark(); offset++) {
+            ByteBuffer bytes = log.read(offset, 1 << 20, true).records().toByteBuffer();
+            MutableRecordBatch first = MemoryRecords.readableRecords(bytes).batches().iterator().next();
+            long from = offset;
+            long expected = records.stream().mapToLong(Record::offset).filter(o -> o >= from).min().orElseThrow();
+            assertThat(first.lastOffset()).as("the first batch of a read at %d", offset).isGreaterThanOrEqualTo(offset);
+            assertThat(first.iterator().next().offset()).as("the first record of a read at %d", offset)
+                    .isLessThanOrEqualTo(expected);
+        }
+        engine.close();
+    }
+
+    @Test
     void aCrashAtAnyStepOfACleaningLeavesAConsistentLog() throws Exception {
+        crashEveryStep(false);
+    }
+
+    @Test
+    void aCrashAtAnyStepOfACleaningOverCleanedSegmentsWithGapsLeavesAConsistentLog() throws Exception {
+        crashEveryStep(true);
+    }
+
+    /**
+     * Crashes a cleaning at its first, second, ... file step until one completes. With {@code overGaps}, the log
+     * was cleaned once already (its segments have gaps) and got more updates, which the crashing cleaning
+     * regroups with the cleaned segments.
+     */
+    private void crashEveryStep(boolean overGaps) throws Exception {
         for (int crashAt = 1; ; crashAt++) {
             SimulatedFilesystem sim = new SimulatedFilesystem(crashAt);
             DiskLogEngine engine = engine(sim);
             PartitionLog log = engine.open(topic, topic.partition(0), config);
-            Map<String, Long> latest = write(log, 40);
+            Map<String, Long> latest;
+            if (overGaps) {
+                latest = writeWithGaps(log, 40);
+                assertThat(engine.cleaner(new KafkaCompactionRecords(), Pacer.UNLIMITED, 1000).cleanDueLogs()).isEqualTo(1);
+                latest.putAll(writeWithGaps(log, 20));
+            } else {
+                latest = write(log, 40);
+            }
             long end = log.offsets().highWatermark();
             CrashingFilesystem crashing = new CrashingFilesystem(sim, crashAt);
             DiskLogEngine cleaning = engine(crashing);
@@ -116,21 +165,43 @@ class LogCleanerTest {
     private Map<String, Long> write(PartitionLog log, int rounds) {
         Map<String, Long> latest = new LinkedHashMap<>();
         for (int round = 0; round < rounds; round++) {
-            SimpleRecord[] records = new SimpleRecord[KEYS];
+            List<String> keys = new ArrayList<>();
             for (int k = 0; k < KEYS; k++) {
-                records[k] = new SimpleRecord(clock.nowMs(), bytes("key-" + k), bytes("value-" + round + "-" + "x".repeat(30)));
+                keys.add("key-" + k);
             }
-            ByteBuffer batch = MemoryRecords.withRecords(CompressionType.NONE, records).buffer();
-            var result = log.append(batch, clock.nowMs());
-            long base = ((io.kaas.application.log.AppendResult.Appended) result).baseOffset();
-            for (int k = 0; k < KEYS; k++) {
-                latest.put("key-" + k, base + k);
-            }
-            io.runAll();
+            append(log, keys, "value-" + round, latest);
             clock.advance(10);
         }
-        io.runAll();
         return latest;
+    }
+
+    /**
+     * {@code rounds} updates of every key, a batch per record, and after each round a batch with a key of
+     * its own: that one survives a cleaning between updates that do not, so cleaned segments have gaps.
+     */
+    private Map<String, Long> writeWithGaps(PartitionLog log, int rounds) {
+        Map<String, Long> latest = new LinkedHashMap<>();
+        for (int round = 0; round < rounds; round++) {
+            for (int k = 0; k < KEYS; k++) {
+                append(log, List.of("key-" + k), "value-" + round, latest);
+            }
+            append(log, List.of("round-" + round), "once", latest);
+            clock.advance(10);
+        }
+        return latest;
+    }
+
+    /** One batch of {@code keys}, each with {@code value}; notes each key's offset in {@code latest}. */
+    private void append(PartitionLog log, List<String> keys, String value, Map<String, Long> latest) {
+        SimpleRecord[] records = keys.stream()
+                .map(key -> new SimpleRecord(clock.nowMs(), bytes(key), bytes(value + "-" + "x".repeat(30))))
+                .toArray(SimpleRecord[]::new);
+        var result = log.append(MemoryRecords.withRecords(CompressionType.NONE, records).buffer(), clock.nowMs());
+        long base = ((io.kaas.application.log.AppendResult.Appended) result).baseOffset();
+        for (int k = 0; k < keys.size(); k++) {
+            latest.put(keys.get(k), base + k);
+        }
+        io.runAll();
     }
 
     private static List<Record> readAll(PartitionLog log) {

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kaas.bootstrap.testing.EmbeddedKaas;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -15,6 +17,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -145,6 +148,63 @@ class LogCompactionIT {
                     });
         }
         assertThat(latestByKey(readAll(topic), "key-")).isEqualTo(latest);
+    }
+
+    /**
+     * The scenario of {@code docs/perf/compaction/Compare.java}, one record per batch so both brokers get
+     * the same batches at the same offsets: after cleaning, a consumer reads exactly what it read from
+     * Apache Kafka 3.7.2 (recorded in {@code compaction/apache-3.7.2-cleaned.txt}) - the same survivors at
+     * the same offsets, tombstones within {@code delete.retention.ms} kept, the aborted records gone.
+     */
+    @Test
+    void afterCleaningAConsumerReadsWhatItReadFromApache() throws Exception {
+        String topic = compactedTopic("like-apache", Map.of("segment.bytes", "4096", "delete.retention.ms", "86400000"));
+        Map<String, Object> oneAtATime = Map.of(ProducerConfig.LINGER_MS_CONFIG, 0,
+                ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
+        try (KafkaProducer<byte[], byte[]> producer = producer(oneAtATime)) {
+            for (int round = 0; round < 20; round++) {
+                for (int k = 0; k < KEYS; k++) {
+                    producer.send(record(topic, "key-" + k, "v" + round + "-" + k)).get();
+                }
+            }
+            for (int k = 0; k < KEYS; k += 2) {
+                producer.send(record(topic, "key-" + k, null)).get();
+            }
+        }
+        Map<String, Object> transactional = new HashMap<>(oneAtATime);
+        transactional.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, topic + "-txn");
+        try (KafkaProducer<byte[], byte[]> txn = producer(transactional)) {
+            txn.initTransactions();
+            txn.beginTransaction();
+            for (int k = 0; k < 5; k++) {
+                txn.send(record(topic, "t-" + k, "committed")).get();
+            }
+            txn.commitTransaction();
+            txn.beginTransaction();
+            for (int k = 0; k < 5; k++) {
+                txn.send(record(topic, "a-" + k, "aborted")).get();
+            }
+            txn.send(record(topic, "key-1", "aborted-update")).get();
+            txn.abortTransaction();
+        }
+        try (KafkaProducer<byte[], byte[]> producer = producer(oneAtATime)) {
+            for (int i = 0; i < 60; i++) {
+                producer.send(record(topic, "pad-" + i, "x".repeat(40))).get();
+            }
+        }
+        List<String> apache = Files.readAllLines(Path.of(
+                LogCompactionIT.class.getResource("/compaction/apache-3.7.2-cleaned.txt").toURI()));
+        List<String> expected = apache.subList(2, apache.size()); // past the comment and the start/end line
+        List<String> seen = new ArrayList<>();
+        Awaitility.await("the read matches Apache's").atMost(CLEANED).pollInterval(Duration.ofMillis(200))
+                .until(() -> {
+                    seen.clear();
+                    readAll(topic).forEach(r -> seen.add(r.offset() + " " + string(r.key()) + " " + string(r.value())));
+                    return seen.equals(expected);
+                });
+        assertThat(kaas.admin().listOffsets(Map.of(new TopicPartition(topic, 0),
+                OffsetSpec.latest())).all().get().get(new TopicPartition(topic, 0))
+                .offset()).as("the log end, as on Apache: " + apache.get(1)).isEqualTo(278);
     }
 
     @Test

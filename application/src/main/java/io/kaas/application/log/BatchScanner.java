@@ -44,6 +44,10 @@ final class BatchScanner {
     }
 
     /**
+     * Walks the batches from {@code from}. Offsets may skip ahead from one batch to the next (a segment
+     * the log cleaner rewrote has gaps), never go back; recovery, which must tell a torn tail from a
+     * gap, uses the variant below.
+     *
      * @param from         position of the first batch
      * @param limit        bytes of the file that may be read
      * @param nextOffset   the base offset the first batch must have, or -1 to accept any
@@ -52,12 +56,12 @@ final class BatchScanner {
      */
     End scan(int from, long limit, long nextOffset, long stopAtOffset, boolean verifyCrc, Visitor visitor)
             throws IOException {
-        return scan(from, limit, nextOffset, false, stopAtOffset, verifyCrc, visitor);
+        return scan(from, limit, nextOffset, true, stopAtOffset, verifyCrc, visitor);
     }
 
     /**
-     * As {@link #scan(int, long, long, long, boolean, Visitor)}; with {@code gapsAllowed} (a segment the
-     * log cleaner rewrote) a batch may start past the offset after the previous one, never before it.
+     * As {@link #scan(int, long, long, long, boolean, Visitor)}, but without {@code gapsAllowed} (a
+     * segment the log cleaner never rewrote) each batch must start at the offset after the previous one.
      */
     End scan(int from, long limit, long nextOffset, boolean gapsAllowed, long stopAtOffset, boolean verifyCrc,
              Visitor visitor) throws IOException {

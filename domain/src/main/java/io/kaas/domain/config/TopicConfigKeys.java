@@ -104,7 +104,9 @@ public final class TopicConfigKeys {
                 "How long a compacted topic keeps delete markers (tombstones), so that slow consumers still see"
                         + " the deletion. As in Apache, the cleaning that first keeps a tombstone (or a transaction"
                         + " marker left without records) stamps its batch with a delete horizon (now plus this);"
-                        + " a cleaning after the horizon drops it, record by record.");
+                        + " a cleaning after the horizon drops it, record by record. As in Apache 3.7, only a"
+                        + " cleaning does, and a cleaning needs new (dirty) data: a compacted log with no new writes"
+                        + " keeps its tombstones past this.");
         key(MIN_COMPACTION_LAG_MS, ConfigType.LONG, "0", Validator.atLeast(0), "log.cleaner.min.compaction.lag.ms",
                 ENFORCED, "The least time a record stays uncompacted: a segment holding a record younger than this"
                         + " is not cleaned yet.");
@@ -121,8 +123,8 @@ public final class TopicConfigKeys {
         key(CLEANUP_POLICY, ConfigType.LIST, DELETE, Validator.listOf(COMPACT, DELETE), "log.cleanup.policy", ENFORCED,
                 "What happens to old segments: 'delete' removes them as retention.ms and retention.bytes say,"
                         + " 'compact' keeps the newest record of each key (the log cleaner, every"
-                        + " KAAS_LOG_CLEANER_BACKOFF_MS, disk storage only). A compacted topic refuses records without"
-                        + " a key (INVALID_RECORD); a compact-only one refuses DeleteRecords (POLICY_VIOLATION).");
+                        + " KAAS_LOG_CLEANER_BACKOFF_MS; disk storage only: memory mode keeps every record). A"
+                        + " compacted topic refuses records without a key (INVALID_RECORD); a compact-only one refuses DeleteRecords (POLICY_VIOLATION).");
         key(UNCLEAN_LEADER_ELECTION_ENABLE, ConfigType.BOOLEAN, "false", null, "unclean.leader.election.enable", INERT,
                 "Whether a replica that is not in sync may become leader, losing data. Inert in kaas: a partition"
                         + " has one log on shared storage, which a new leader takes over whole; there is no replica to"
