@@ -12,6 +12,7 @@ import io.kaas.adapter.wire.codec.KafkaBatchRecordSearch;
 import io.kaas.adapter.wire.codec.KafkaCompactionRecords;
 import io.kaas.adapter.wire.codec.KafkaRecordKeys;
 import io.kaas.application.fetch.ListOffsetsService;
+import io.kaas.application.metrics.ByteOpacityTripwires;
 import io.kaas.application.log.DiskLogEngine;
 import io.kaas.application.log.LogCleaner;
 import io.kaas.application.port.out.BatchRecordSearch;
@@ -31,6 +32,7 @@ import java.util.stream.Stream;
  * {@link KafkaBatchRecordSearch} reads the records of the one batch a ListOffsets by timestamp lands
  * on; {@link KafkaCompactionRecords} reads keys and rewrites batches for the log cleaner, on its own
  * thread; {@link KafkaRecordKeys} finds keyless records in a batch produced to a compacted topic.
+ * {@link ByteOpacityTripwires} wraps each of the three ports, only to count its calls (the tripwire metrics).
  */
 @AnalyzeClasses(packages = "io.kaas", importOptions = ImportOption.DoNotIncludeTests.class)
 class ByteOpacityRulesTest {
@@ -40,6 +42,8 @@ class ByteOpacityRulesTest {
     private static final String RECORD_READERS = "(" + Stream.of(KafkaBatchRecordSearch.class,
                     KafkaCompactionRecords.class, KafkaRecordKeys.class)
             .map(c -> Pattern.quote(c.getName())).collect(Collectors.joining("|")) + ")(\\$.*)?";
+    /** The counting wrappers of the record ports, and their anonymous classes. */
+    private static final String TRIPWIRES = Pattern.quote(ByteOpacityTripwires.class.getName()) + "(\\$.*)?";
 
     /** kafka-clients types that exist to read or build individual records. */
     @ArchTest
@@ -65,6 +69,7 @@ class ByteOpacityRulesTest {
             .that().doNotHaveFullyQualifiedName(ListOffsetsService.class.getName())
             .and().resideOutsideOfPackages("io.kaas.application.log..", "io.kaas.bootstrap..")
             .and().doNotHaveFullyQualifiedName(RECORD_SEARCH)
+            .and().haveNameNotMatching(TRIPWIRES)
             .should().dependOnClassesThat().haveFullyQualifiedName(BatchRecordSearch.class.getName())
             .orShould().dependOnClassesThat().haveFullyQualifiedName(RECORD_SEARCH)
             .because("Produce and Fetch keep batches opaque; only a lookup by timestamp reads one batch's records");
@@ -77,6 +82,7 @@ class ByteOpacityRulesTest {
                     .map(Pattern::quote).collect(Collectors.joining("|", "(", ")(\\$.*)?")))
             .and().resideOutsideOfPackage("io.kaas.bootstrap..")
             .and().haveNameNotMatching(RECORD_READERS)
+            .and().haveNameNotMatching(TRIPWIRES)
             .should().dependOnClassesThat().haveFullyQualifiedName(CompactionRecords.class.getName())
             .orShould().dependOnClassesThat().haveFullyQualifiedName(KafkaCompactionRecords.class.getName())
             .because("only the log cleaner, on its own thread, reads keys and rewrites batches; Produce and Fetch keep them opaque");
@@ -87,6 +93,7 @@ class ByteOpacityRulesTest {
             .that().doNotHaveFullyQualifiedName(ProduceService.class.getName())
             .and().resideOutsideOfPackage("io.kaas.bootstrap..")
             .and().haveNameNotMatching(RECORD_READERS)
+            .and().haveNameNotMatching(TRIPWIRES)
             .should().dependOnClassesThat().haveFullyQualifiedName(RecordKeys.class.getName())
             .orShould().dependOnClassesThat().haveFullyQualifiedName(KafkaRecordKeys.class.getName())
             .because("only a produce to a compacted topic looks for keyless records");

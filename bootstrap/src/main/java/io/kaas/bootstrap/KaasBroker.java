@@ -246,7 +246,8 @@ public final class KaasBroker implements AutoCloseable {
         PartitionSweep retention = PartitionSweep.start("the retention sweep", topics, scheduler, io, clock,
                 config.retentionCheckIntervalMs(), PartitionLog::applyRetention);
         Optional<LogCleanerThread> logCleaner = engine instanceof DiskLogEngine diskEngine
-                ? Optional.of(new LogCleanerThread(diskEngine.cleaner(new KafkaCompactionRecords(),
+                ? Optional.of(new LogCleanerThread(diskEngine.cleaner(
+                        metrics.tripwires().counted(new KafkaCompactionRecords()),
                         RatePacer.of(config.logCleaner().ioMaxBytesPerSecond()), config.logCleaner().mapCapacity()),
                         scheduler, config.logCleaner().backoffMs()))
                 : Optional.empty();
@@ -312,9 +313,10 @@ public final class KaasBroker implements AutoCloseable {
             UseCases useCases = new UseCases(
                     new ProduceService(topics, clock, scheduler,
                             config.transactions().partitionVerification() ? verifier : null,
-                            runtime.map(ClusterRuntime::writeFence).orElse(WriteFence.OPEN), metrics, new KafkaRecordKeys()),
+                            runtime.map(ClusterRuntime::writeFence).orElse(WriteFence.OPEN), metrics,
+                            metrics.tripwires().counted(new KafkaRecordKeys())),
                     new FetchService(topics, purgatory, scheduler, io, metrics, fetchSessions),
-                    new ListOffsetsService(topics, io, new KafkaBatchRecordSearch()),
+                    new ListOffsetsService(topics, io, metrics.tripwires().counted(new KafkaBatchRecordSearch())),
                     new MetadataService(topics, topicAdmin, cluster, settings, io),
                     topicAdmin,
                     cluster,

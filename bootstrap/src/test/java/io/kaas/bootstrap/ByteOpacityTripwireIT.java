@@ -2,6 +2,7 @@ package io.kaas.bootstrap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kaas.bootstrap.telemetry.PrometheusText;
 import io.kaas.bootstrap.testing.EmbeddedKaas;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -33,8 +34,10 @@ import org.junit.jupiter.api.io.TempDir;
  * (each codec, idempotent and transactional producers, control markers, LogAppendTime stamping,
  * read_committed fetches, group commits) never loads a class that decodes a record or builds a
  * batch. The JVM's own class-load log is the counter, so a decode added anywhere — not only at a
- * site someone thought to instrument — trips it. ListOffsets by timestamp, the one request that reads
- * the records of the batch it lands on ({@code KafkaBatchRecordSearch}), is left out on purpose.
+ * site someone thought to instrument — trips it; and the tripwire counters the broker exports (the
+ * record ports' calls, by site) read zero. ListOffsets by timestamp and compacted topics, whose
+ * features read records ({@code KafkaBatchRecordSearch}, {@code KafkaRecordKeys}, the cleaner), are left out
+ * on purpose.
  */
 class ByteOpacityTripwireIT {
     /** Loading any of these means records were read out of a batch. */
@@ -88,6 +91,12 @@ class ByteOpacityTripwireIT {
             }
             assertThat(read).as("every committed record, none of the aborted ones").hasSize(sent + committed);
             assertThat(read).noneMatch(r -> new String(r.value(), StandardCharsets.UTF_8).startsWith("aborted"));
+
+            // the book's tripwire counters, as an operator's alert would read them: no site decoded a record
+            PrometheusText metrics = PrometheusText.scrape(broker.healthPort());
+            assertThat(metrics.samples()).filteredOn(s -> s.name().startsWith("kaas_codec_"))
+                    .as("the tripwire counters, one per site").hasSize(8)
+                    .allSatisfy(s -> assertThat(s.value()).as(s.toString()).isZero());
         }
 
         Set<String> loaded = loadedClasses(classLog);

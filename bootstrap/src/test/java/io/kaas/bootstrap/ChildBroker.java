@@ -20,6 +20,7 @@ import java.util.regex.Pattern;
  */
 final class ChildBroker implements AutoCloseable {
     private static final Pattern LISTENING = Pattern.compile("listening on [^ ]+:(\\d+)");
+    private static final Pattern HEALTH = Pattern.compile("health probes on http://[^:]+:(\\d+)/healthz");
 
     private final Process process;
     private final Path log;
@@ -64,6 +65,15 @@ final class ChildBroker implements AutoCloseable {
 
     private static String read(Path file) throws IOException {
         return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
+    }
+
+    /** The health port ({@code /metrics}), from the line the broker logs when its health server is up. */
+    int healthPort() throws IOException {
+        Matcher m = HEALTH.matcher(output());
+        if (!m.find()) {
+            throw new IllegalStateException("the broker logged no health port:\n" + output());
+        }
+        return Integer.parseInt(m.group(1));
     }
 
     String bootstrapServers() {

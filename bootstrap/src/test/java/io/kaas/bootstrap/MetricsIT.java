@@ -9,14 +9,9 @@ import io.kaas.bootstrap.testing.EmbeddedKaas;
 import io.kaas.bootstrap.testing.PollingConsumer;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -43,7 +38,6 @@ import org.junit.jupiter.api.Test;
  * receives, after real clients produced, fetched and committed.
  */
 class MetricsIT {
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
     /** Clients may name groups anything: this one would break a text format that did not escape it. */
     private static final String HOSTILE_GROUP = "lag \"meter\"\n{x=\"1\"} \\";
 
@@ -177,6 +171,42 @@ class MetricsIT {
     }
 
     @Test
+    void tripwiresCountRecordDecodesOnlyWhereRecordsAreRead() throws Exception {
+        try (EmbeddedKaas kaas = EmbeddedKaas.inTempDir(EmbeddedKaas.FAST_GROUPS).start(); Admin admin = kaas.admin()) {
+            String plain = EmbeddedKaas.uniqueTopicName("opaque");
+            String compacted = EmbeddedKaas.uniqueTopicName("compacted");
+            admin.createTopics(List.of(new NewTopic(plain, 1, (short) 1),
+                    new NewTopic(compacted, 1, (short) 1).configs(Map.of("cleanup.policy", "compact")))).all().get();
+            kaas.produce(plain, 20, "opaque");
+            try (KafkaConsumer<byte[], byte[]> consumer = kaas.consumer()) {
+                consumer.assign(List.of(new TopicPartition(plain, 0)));
+                assertThat(EmbeddedKaas.consume(consumer, 20, EmbeddedKaas.DEFAULT_TIMEOUT)).hasSize(20);
+            }
+            PrometheusText afterProduceAndFetch = scrape(kaas);
+            for (String site : List.of("list_offsets_by_timestamp", "compacted_produce_keys", "compaction_keys",
+                    "compaction_rewrite")) {
+                // every site has its series from the start; produce and fetch move none of them
+                assertThat(afterProduceAndFetch.value("kaas_codec_record_decode_total", Map.of("site", site))).hasValue(0);
+                assertThat(afterProduceAndFetch.value("kaas_codec_batch_reencode_total", Map.of("site", site)))
+                        .hasValue(0);
+            }
+
+            try (KafkaProducer<byte[], byte[]> producer = kaas.producer()) {
+                producer.send(new ProducerRecord<>(compacted, "key".getBytes(StandardCharsets.UTF_8),
+                        "value".getBytes(StandardCharsets.UTF_8))).get();
+            }
+            TopicPartition tp = new TopicPartition(plain, 0);
+            assertThat(admin.listOffsets(Map.of(tp, org.apache.kafka.clients.admin.OffsetSpec.forTimestamp(0L)))
+                    .partitionResult(tp).get().offset()).isZero();
+            PrometheusText afterDecodes = scrape(kaas);
+            assertThat(afterDecodes.value("kaas_codec_record_decode_total", Map.of("site", "compacted_produce_keys")))
+                    .hasValue(1);
+            assertThat(afterDecodes.value("kaas_codec_record_decode_total", Map.of("site", "list_offsets_by_timestamp"))
+                    .orElseThrow()).isGreaterThanOrEqualTo(1);
+        }
+    }
+
+    @Test
     void otlpPushReachesACollector() throws Exception {
         BlockingQueue<Export> exports = new LinkedBlockingQueue<>();
         HttpServer collector = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
@@ -215,12 +245,6 @@ class MetricsIT {
     }
 
     private static PrometheusText scrape(EmbeddedKaas kaas) throws Exception {
-        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
-                + kaas.broker().healthPort() + "/metrics")).timeout(Duration.ofSeconds(10)).build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).isEqualTo(200);
-        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
-                type -> assertThat(type).startsWith("text/plain; version=0.0.4"));
-        return PrometheusText.parse(response.body());
+        return PrometheusText.scrape(kaas.broker().healthPort());
     }
 }

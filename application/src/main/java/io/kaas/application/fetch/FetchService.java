@@ -5,6 +5,7 @@ import io.kaas.application.log.LogRead;
 import io.kaas.application.log.PartitionLog;
 import io.kaas.application.metrics.BrokerMetrics;
 import io.kaas.application.port.in.FetchUseCase;
+import io.kaas.application.port.in.TraceSpan;
 import io.kaas.application.port.out.Scheduler;
 import io.kaas.application.topic.TopicService;
 import io.kaas.domain.error.KafkaError;
@@ -40,6 +41,10 @@ import java.util.function.Predicate;
  * when it hears of an append: it adds up the bytes appends made readable on its partitions (Apache's
  * {@code DelayedFetch.tryComplete} does the same with log positions) and reads once, when they
  * reach {@code minBytes}, a partition goes away, or time is up.
+ *
+ * <p>A traced fetch (the request's span is {@link TraceSpan#current() current} when it arrives) gets a
+ * {@code read} child per read of its partitions and, when it parks, a {@code parked} child for the time it
+ * waited and what woke it.
  */
 public final class FetchService implements FetchUseCase {
     private static final LogOffsets UNKNOWN_OFFSETS = new LogOffsets(-1L, -1L, -1L);
@@ -89,6 +94,7 @@ public final class FetchService implements FetchUseCase {
     public CompletionStage<SessionFetchResult> fetch(SessionFetch fetch) {
         FetchSessions.Opened opened = sessions.open(fetch);
         List<SessionPartition> covered = opened.partitions();
+        TraceSpan span = TraceSpan.current().attribute("kaas.partitions", covered.size());
         PartitionData[] answers = new PartitionData[covered.size()];
         List<PartitionRequest> readable = new ArrayList<>(covered.size());
         TopicNames names = new TopicNames(fetch.mayRead());
@@ -105,7 +111,7 @@ public final class FetchService implements FetchUseCase {
             }
         }
         if (readable.isEmpty()) { // a session error, or nothing to read: answered at once, as Apache does
-            return CompletableFuture.completedFuture(answer(opened, Arrays.asList(answers), fetch.quota()));
+            return CompletableFuture.completedFuture(answer(opened, Arrays.asList(answers), fetch.quota(), span));
         }
         Command command = new Command(fetch.maxWaitMs(), fetch.minBytes(), fetch.maxBytes(), fetch.readCommitted(),
                 readable);
@@ -120,16 +126,18 @@ public final class FetchService implements FetchUseCase {
                     answers[i] = next.next();
                 }
             }
-            return answer(opened, Arrays.asList(answers), fetch.quota());
+            return answer(opened, Arrays.asList(answers), fetch.quota(), span);
         });
     }
 
     /** The answer, or an empty throttled one when its bytes put the client over its fetch quota. */
-    private SessionFetchResult answer(FetchSessions.Opened opened, List<PartitionData> read, FetchQuota quota) {
+    private SessionFetchResult answer(FetchSessions.Opened opened, List<PartitionData> read, FetchQuota quota,
+                                      TraceSpan span) {
         long bytes = 0;
         for (PartitionData data : read) {
             bytes += data.sizeInBytes();
         }
+        span.attribute("kaas.response.bytes", bytes);
         int throttleMs = quota.throttleMs(bytes);
         return throttleMs > 0 ? sessions.throttled(opened, throttleMs) : sessions.answer(opened, read);
     }
@@ -172,12 +180,13 @@ public final class FetchService implements FetchUseCase {
 
     @Override
     public CompletionStage<List<PartitionData>> fetch(Command command) {
+        TraceSpan span = TraceSpan.current();
         if (command.maxWaitMs() <= 0 || command.minBytes() <= 0 || command.partitions().isEmpty()) {
             CompletableFuture<List<PartitionData>> result = new CompletableFuture<>();
-            submit(() -> result.complete(counted(readAll(command))), result::completeExceptionally);
+            submit(() -> result.complete(counted(readAll(command, span))), result::completeExceptionally);
             return result;
         }
-        ParkedFetch fetch = new ParkedFetch(command);
+        ParkedFetch fetch = new ParkedFetch(command, span);
         // Parked before the first read: an append published after the read's snapshot is always heard.
         purgatory.park(fetch, fetch.partitions);
         List<PartitionData> nothingYet = caughtUp(command);
@@ -256,7 +265,30 @@ public final class FetchService implements FetchUseCase {
         return bytes >= command.minBytes();
     }
 
-    /** Reads in request order within the response limit; the first batch found is returned whole (KIP-74). */
+    /**
+     * Reads in request order within the response limit; the first batch found is returned whole (KIP-74).
+     * Traced as a {@code read} child of the request's span, with the partitions read and the bytes found.
+     */
+    private List<PartitionData> readAll(Command command, TraceSpan request) {
+        TraceSpan span = request.child("read").attribute("kaas.partitions", command.partitions().size());
+        try {
+            List<PartitionData> read = readAll(command);
+            if (span != TraceSpan.NONE) {
+                long bytes = 0;
+                for (PartitionData d : read) {
+                    bytes += d.sizeInBytes();
+                }
+                span.attribute("kaas.bytes", bytes);
+            }
+            return read;
+        } catch (RuntimeException e) {
+            span.fail(e);
+            throw e;
+        } finally {
+            span.end();
+        }
+    }
+
     private List<PartitionData> readAll(Command command) {
         List<PartitionData> out = new ArrayList<>(command.partitions().size());
         int remaining = Math.max(command.maxBytes(), 0);
@@ -297,6 +329,8 @@ public final class FetchService implements FetchUseCase {
         final Command command;
         final List<TopicPartition> partitions;
         final CompletableFuture<List<PartitionData>> result = new CompletableFuture<>();
+        /** The request's span. */
+        final TraceSpan span;
 
         // guarded by this
         private State state = State.READING;
@@ -307,15 +341,18 @@ public final class FetchService implements FetchUseCase {
         /** What the partitions hold for this fetch now: the sum of their {@link Watch#counted()}. */
         private long accumulated;
         private Scheduler.Cancellable timer;
+        /** The time parked, as a child of the request's span: from parking until woken. */
+        private TraceSpan parked = TraceSpan.NONE;
 
-        ParkedFetch(Command command) {
+        ParkedFetch(Command command, TraceSpan span) {
             this.command = command;
+            this.span = span;
             this.partitions = command.partitions().stream().map(PartitionRequest::partition).distinct().toList();
         }
 
         /** On the I/O executor. */
         void firstRead() {
-            firstReadFound(readAll(command), true);
+            firstReadFound(readAll(command, span), true);
         }
 
         /**
@@ -340,9 +377,13 @@ public final class FetchService implements FetchUseCase {
                 }
                 heardWhileReading = List.of();
                 state = answer ? State.DONE : State.PARKED;
+                if (!answer) {
+                    parked = span.child("parked").attribute("kaas.max_wait_ms", command.maxWaitMs())
+                            .attribute("kaas.min_bytes", command.minBytes());
+                }
             }
             if (readAgain && onIo) {
-                finish(readAll(command)); // appends during the first read, past what it saw, brought enough
+                finish(readAll(command, span)); // appends during the first read, past what it saw, brought enough
             } else if (readAgain) {
                 answerLater();
             } else if (answer) {
@@ -404,7 +445,7 @@ public final class FetchService implements FetchUseCase {
                         if (!heard(append)) {
                             return;
                         }
-                        state = State.DONE;
+                        woken("appends");
                     }
                 }
             }
@@ -422,7 +463,7 @@ public final class FetchService implements FetchUseCase {
                     case DONE -> {
                         return;
                     }
-                    case PARKED -> state = State.DONE;
+                    case PARKED -> woken("partition gone");
                 }
             }
             answerLater();
@@ -434,14 +475,20 @@ public final class FetchService implements FetchUseCase {
                 if (state != State.PARKED) {
                     return;
                 }
-                state = State.DONE;
+                woken("max wait");
             }
             answerLater();
         }
 
+        /** Parked, now to answer: ends the parked span with what woke it. Under the lock. */
+        private void woken(String by) {
+            state = State.DONE;
+            parked.attribute("kaas.woken_by", by).end();
+        }
+
         /** Hands the answering read to the I/O executor: the thread that woke the fetch does not read. */
         private void answerLater() {
-            submit(() -> finish(readAll(command)), this::fail);
+            submit(() -> finish(readAll(command, span)), this::fail);
         }
 
         private void finish(List<PartitionData> data) {
@@ -452,6 +499,7 @@ public final class FetchService implements FetchUseCase {
         void fail(Throwable error) {
             synchronized (this) {
                 state = State.DONE;
+                parked.end();
             }
             release();
             result.completeExceptionally(error);

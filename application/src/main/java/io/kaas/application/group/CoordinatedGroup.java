@@ -3,6 +3,7 @@ package io.kaas.application.group;
 import io.kaas.application.port.in.GroupCoordinator.OffsetDeleteResult;
 import io.kaas.application.port.in.GroupCoordinator.OffsetFetchResult;
 import io.kaas.application.port.in.GroupCoordinator.PartitionOffset;
+import io.kaas.application.port.in.TraceSpan;
 import io.kaas.application.port.out.Clock;
 import io.kaas.application.port.out.OffsetStore;
 import io.kaas.application.port.out.Scheduler;
@@ -192,6 +193,9 @@ final class CoordinatedGroup {
             outcome = run(command);
         }
         outcome.deliver();
+        if (!response.isDone()) {
+            TraceSpan.current().child("parked").endWhenDone(response); // waiting for the rebalance to get there
+        }
         return response;
     }
 

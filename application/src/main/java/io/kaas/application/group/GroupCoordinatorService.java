@@ -2,6 +2,7 @@ package io.kaas.application.group;
 
 import io.kaas.application.port.in.ClusterUseCase;
 import io.kaas.application.port.in.GroupCoordinator;
+import io.kaas.application.port.in.TraceSpan;
 import io.kaas.application.port.out.Clock;
 import io.kaas.application.port.out.OffsetStore;
 import io.kaas.application.port.out.Scheduler;
@@ -120,6 +121,7 @@ public final class GroupCoordinatorService implements GroupCoordinator, AutoClos
 
     @Override
     public CompletionStage<Map<TopicPartition, KafkaError>> commitOffsets(CommitRequest r) {
+        TraceSpan.current().attribute("kaas.partitions", r.offsets().size());
         OffsetBatch batch = offsetBatch(r.offsets(), r.retentionTimeMs());
         if (batch.noKnownPartition()) {
             return CompletableFuture.completedFuture(batch.results());
@@ -419,10 +421,28 @@ public final class GroupCoordinatorService implements GroupCoordinator, AutoClos
         if (refused != KafkaError.NONE) {
             return CompletableFuture.completedFuture(failed.apply(refused));
         }
-        return slot(groupId).thenCompose(action).exceptionally(failure -> {
+        return slot(groupId).thenCompose(traced(groupId, action)).exceptionally(failure -> {
             LOG.warn("request for group {} failed: {}", groupId, failure.toString());
             return failed.apply(KafkaError.COORDINATOR_NOT_AVAILABLE);
         });
+    }
+
+    /**
+     * The action, run with the request's span current (a group loaded first runs it on the I/O thread that read
+     * its file), so its steps (the offset file's write) become children of the request.
+     */
+    private static <T> Function<CoordinatedGroup, CompletableFuture<T>> traced(
+            String groupId, Function<CoordinatedGroup, CompletableFuture<T>> action) {
+        TraceSpan span = TraceSpan.current();
+        if (span == TraceSpan.NONE) {
+            return action;
+        }
+        span.attribute("kaas.group", groupId);
+        return slot -> {
+            try (TraceSpan.Scope ignored = span.activate()) {
+                return action.apply(slot);
+            }
+        };
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.kaas.application.group;
 
+import io.kaas.application.port.in.TraceSpan;
 import io.kaas.application.port.out.OffsetStore;
 import io.kaas.application.task.CoalescingWriter;
 import io.kaas.domain.group.CommittedOffset;
@@ -90,12 +91,14 @@ final class GroupOffsetLog implements CoalescingWriter.Target<GroupOffsetLog.Que
     }
 
     /**
-     * Queues a change; the stage completes once it is durable (or fails with the write's error).
+     * Queues a change; the stage completes once it is durable (or fails with the write's error). A request being
+     * traced gets an {@code fsync} child for the wait: its turn, the file's write and its fsync.
      *
      * @param protocolType the group's protocol type, recorded in the file (null keeps the recorded one)
      */
     CompletableFuture<Void> submit(OffsetMutation mutation, String protocolType) {
-        return writer.submit(new Queued(mutation, protocolType));
+        return TraceSpan.current().child("fsync").attribute("kaas.group", groupId)
+                .endWhenDone(writer.submit(new Queued(mutation, protocolType)));
     }
 
     @Override

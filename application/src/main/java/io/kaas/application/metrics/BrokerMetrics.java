@@ -38,6 +38,7 @@ public final class BrokerMetrics implements TrafficMetrics {
     private final Histogram fsyncBytes = new Histogram(1L << 10, 1L << 12, 1L << 14, 1L << 16, 1L << 18, 1L << 20,
             1L << 22, 1L << 24);
     private final LongAdder acksBeforeSync = new LongAdder();
+    private final ByteOpacityTripwires tripwires = new ByteOpacityTripwires();
     /** A produced batch's way to its acknowledgement, one histogram per {@link ProduceStep}. */
     private final Histogram[] produceSteps = new Histogram[ProduceStep.values().length];
 
@@ -150,6 +151,11 @@ public final class BrokerMetrics implements TrafficMetrics {
      */
     public LongAdder acksBeforeSync() {
         return acksBeforeSync;
+    }
+
+    /** How often records were decoded or batches rebuilt, and where: the record ports are wrapped by it. */
+    public ByteOpacityTripwires tripwires() {
+        return tripwires;
     }
 
     /** How long produced batches spent in {@code step}, in nanoseconds. */

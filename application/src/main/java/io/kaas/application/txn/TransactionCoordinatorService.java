@@ -1,6 +1,7 @@
 package io.kaas.application.txn;
 
 import io.kaas.application.port.in.ClusterUseCase;
+import io.kaas.application.port.in.TraceSpan;
 import io.kaas.application.port.in.TransactionCoordinator;
 import io.kaas.application.port.out.Clock;
 import io.kaas.application.port.out.TransactionStateStore;
@@ -46,6 +47,10 @@ import org.slf4j.LoggerFactory;
  * transaction prepared, for the client's retry or the sweeper's reconcile to finish. At most one
  * completion runs per id; later callers wait for it. A command for an id whose previous transition
  * is still being written waits for that write.
+ *
+ * <p>A traced request (its span {@link TraceSpan#current() current} when it arrives) gets an {@code fsync}
+ * child for each slot-file write it waits for and, for EndTxn and an InitProducerId that aborts, a
+ * {@code markers} child from the dispatch of the markers until they and the offsets are durable.
  *
  * <p>Also the local {@link TransactionVerifier}: the produce path and TxnOffsetCommit ask it whether
  * a partition or group is in a producer's transaction.
@@ -142,6 +147,7 @@ public final class TransactionCoordinatorService implements TransactionCoordinat
             return CompletableFuture.completedFuture(InitProducerIdResult.failed(refused));
         }
         TxnSlot slot = slotOf(transactionalId);
+        TraceSpan span = TraceSpan.current();
         ProducerIdAndEpoch claimed = expected == null ? null
                 : new ProducerIdAndEpoch(expected.producerId(), expected.producerEpoch());
         AtomicReference<Optional<Transaction>> before = new AtomicReference<>(Optional.empty());
@@ -156,23 +162,25 @@ public final class TransactionCoordinatorService implements TransactionCoordinat
                         producerIds.allocate()), now, null);
             }
             return first;
-        }), io).thenCompose(running -> running).thenCompose(run -> initialized(slot, transactionalId, before.get(), run));
+        }), io).thenCompose(running -> running)
+                .thenCompose(run -> initialized(slot, transactionalId, before.get(), run, span));
     }
 
     /** What an InitProducerId that ran answers, once its change is durable. */
     private CompletableFuture<InitProducerIdResult> initialized(TxnSlot slot, String transactionalId,
-                                                                Optional<Transaction> before, TxnSlot.Run<InitResult> run) {
+                                                                Optional<Transaction> before, TxnSlot.Run<InitResult> run,
+                                                                TraceSpan span) {
         if (run.status() != TxnSlot.Status.RAN) {
             return CompletableFuture.completedFuture(InitProducerIdResult.failed(KafkaError.CONCURRENT_TRANSACTIONS));
         }
         InitResult result = run.response();
         Transaction next = run.result().next();
-        return whenDurable(run, InitProducerIdResult::failed, () -> {
+        return whenDurable(slot, run, span, InitProducerIdResult::failed, () -> {
             if (result.abortStarted()) {
                 LOG.info("transactional id {} rejoined during a transaction: aborting it under epoch {} first",
                         transactionalId, next.producerEpoch());
                 fenceBump(before, next);
-                completions.complete(slot, transactionalId);
+                markers(span, next).endWhenDone(completions.complete(slot, transactionalId));
                 return CompletableFuture.completedFuture(InitProducerIdResult.failed(result.error()));
             }
             if (result.error() != KafkaError.NONE) {
@@ -214,15 +222,24 @@ public final class TransactionCoordinatorService implements TransactionCoordinat
             return CompletableFuture.completedFuture(refused);
         }
         TxnSlot slot = slotOf(transactionalId);
+        TraceSpan span = TraceSpan.current();
         return slot.whenIdle(() -> slot.run(transactionalId,
                 new TxnCommand.EndTxn(producerId, producerEpoch, commit, true), clock.nowMs(), null)).thenCompose(run -> {
                     if (run.status() != TxnSlot.Status.RAN) {
                         return CompletableFuture.completedFuture(statusError(run.status()));
                     }
                     EndResult result = run.response();
-                    return whenDurable(run, e -> e, () -> result.awaitMarkers() ? completions.complete(slot, transactionalId)
+                    return whenDurable(slot, run, span, e -> e, () -> result.awaitMarkers()
+                            ? markers(span, run.result().next()).endWhenDone(completions.complete(slot, transactionalId))
                             : CompletableFuture.completedFuture(result.error()));
                 });
+    }
+
+    /** The span of a prepared transaction's completion: its markers placed and its offsets moved, durably. */
+    private static TraceSpan markers(TraceSpan request, Transaction prepared) {
+        return request.child("markers").attribute("kaas.partitions", prepared.partitions().size())
+                .attribute("kaas.groups", prepared.groups().size())
+                .attribute("kaas.outcome", prepared.state() == TxnState.PREPARE_COMMIT ? "commit" : "abort");
     }
 
     // ----------------------------------------------------------------------------------- verification
@@ -364,23 +381,26 @@ public final class TransactionCoordinatorService implements TransactionCoordinat
             return CompletableFuture.completedFuture(refused);
         }
         TxnSlot slot = slotOf(transactionalId);
+        TraceSpan span = TraceSpan.current();
         return slot.whenIdle(() -> slot.run(transactionalId, command, clock.nowMs(), null))
                 .thenCompose(run -> {
                     if (run.status() != TxnSlot.Status.RAN) {
                         return CompletableFuture.completedFuture(statusError(run.status()));
                     }
                     KafkaError error = run.response();
-                    return whenDurable(run, failed, () -> CompletableFuture.completedFuture(error));
+                    return whenDurable(slot, run, span, failed, () -> CompletableFuture.completedFuture(error));
                 });
     }
 
     /**
      * Continues once the run's change is durable; a slot file that could not be written is answered
-     * NOT_COORDINATOR, Apache's answer to a transaction log it cannot append to.
+     * NOT_COORDINATOR, Apache's answer to a transaction log it cannot append to. The wait is the request's
+     * {@code fsync} child.
      */
-    private static <T> CompletableFuture<T> whenDurable(TxnSlot.Run<?> run, Function<KafkaError, T> failed,
-                                                        Supplier<CompletableFuture<T>> then) {
-        return run.durable().handle((v, failure) -> failure).thenCompose(failure -> {
+    private static <T> CompletableFuture<T> whenDurable(TxnSlot slot, TxnSlot.Run<?> run, TraceSpan span,
+                                                        Function<KafkaError, T> failed, Supplier<CompletableFuture<T>> then) {
+        TraceSpan fsync = span.child("fsync").attribute("kaas.txn_slot", slot.slot());
+        return fsync.endWhenDone(run.durable()).handle((v, failure) -> failure).thenCompose(failure -> {
             if (failure != null) {
                 LOG.warn("transaction state not durable: {}", failure.toString());
                 return CompletableFuture.completedFuture(failed.apply(KafkaError.NOT_COORDINATOR));

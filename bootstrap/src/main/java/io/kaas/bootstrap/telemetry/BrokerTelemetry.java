@@ -1,6 +1,8 @@
 package io.kaas.bootstrap.telemetry;
 
 import io.kaas.application.metrics.BrokerMetrics;
+import io.kaas.application.metrics.ByteOpacityTripwires;
+import io.kaas.application.metrics.ByteOpacityTripwires.Site;
 import io.kaas.domain.topic.TopicPartition;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
@@ -37,6 +39,7 @@ public final class BrokerTelemetry implements AutoCloseable {
     static final AttributeKey<String> LISTENER = AttributeKey.stringKey("listener");
     static final AttributeKey<String> GROUP = AttributeKey.stringKey("group");
     static final AttributeKey<Long> PARTITION = AttributeKey.longKey("partition");
+    static final AttributeKey<String> SITE = AttributeKey.stringKey("site");
 
     private final SdkMeterProvider provider;
     private final PrometheusMetricReader prometheus;
@@ -92,6 +95,23 @@ public final class BrokerTelemetry implements AutoCloseable {
                 .setDescription("acks=-1 answers made before the fsync covering their batch completed (flush.messages=1"
                         + " topics): the durability promise says zero")
                 .buildWithCallback(m -> m.record(metrics.acksBeforeSync().sum()));
+        ByteOpacityTripwires tripwires = metrics.tripwires();
+        meter.counterBuilder("kaas.codec.record_decode").setUnit("{call}")
+                .setDescription("Calls that decoded records, by the site that did (the book's byte-opacity tripwire:"
+                        + " Produce and Fetch never do)")
+                .buildWithCallback(m -> {
+                    for (Site site : Site.values()) {
+                        m.record(tripwires.recordDecodes(site), Attributes.of(SITE, site.label()));
+                    }
+                });
+        meter.counterBuilder("kaas.codec.batch_reencode").setUnit("{call}")
+                .setDescription("Calls that may have rebuilt record batches, by the site that did (the book's"
+                        + " byte-opacity tripwire: only the log cleaner's rewrite does)")
+                .buildWithCallback(m -> {
+                    for (Site site : Site.values()) {
+                        m.record(tripwires.batchReencodes(site), Attributes.of(SITE, site.label()));
+                    }
+                });
         meter.upDownCounterBuilder("kaas.connections").setUnit("{connection}")
                 .setDescription("Client connections open, by listener")
                 .buildWithCallback(m -> metrics.listeners().forEach((name, c) -> m.record(c.open(),

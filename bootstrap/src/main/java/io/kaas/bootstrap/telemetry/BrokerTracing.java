@@ -119,7 +119,7 @@ public final class BrokerTracing implements Tracer, AutoCloseable {
         }
 
         @Override
-        public TraceSpan.Scope activate() {
+        public TraceSpan.Scope attachContext() {
             io.opentelemetry.context.Scope scope = span.makeCurrent();
             return scope::close;
         }

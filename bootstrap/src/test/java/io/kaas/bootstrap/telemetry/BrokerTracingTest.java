@@ -12,6 +12,7 @@ import java.lang.management.ManagementFactory;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
@@ -42,8 +43,10 @@ class BrokerTracingTest {
             TraceSpan append = request.child("append").attribute("kaas.topic", "orders");
             try (TraceSpan.Scope ignored = append.activate()) {
                 assertThat(Span.current().getSpanContext().isValid()).isTrue();
+                assertThat(TraceSpan.current()).isSameAs(append);
             }
             assertThat(Span.current().getSpanContext().isValid()).isFalse();
+            assertThat(TraceSpan.current()).isSameAs(TraceSpan.NONE);
             append.end();
             TraceSpan fsync = request.child("fsync");
             fsync.fail(new IllegalStateException("volume gone"));
@@ -98,10 +101,15 @@ class BrokerTracingTest {
             try (TraceSpan.Scope ignored = append.activate()) {
                 append.end();
             }
-            request.child("fsync").end();
+            try (TraceSpan.Scope ignored = request.activate()) {
+                // what the fetch, group and transaction steps do: find the request's span, time a step's future
+                TraceSpan.current().child("fsync").attribute("kaas.group", "g").endWhenDone(DONE);
+            }
             request.end();
         }
     }
+
+    private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
 
     private BrokerTracing tracing(double ratio) {
         TelemetrySettings settings = TelemetrySettings.fromEnvironment(Map.of(), 7);

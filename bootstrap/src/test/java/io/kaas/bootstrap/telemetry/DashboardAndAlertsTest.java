@@ -55,7 +55,8 @@ class DashboardAndAlertsTest {
     void theNewestMetricsAreExportedUnderTheNamesTheFilesUse() throws IOException {
         assertThat(exportedNames()).contains("kaas_produce_step_duration_seconds_bucket", "kaas_log_size_bytes",
                 "kaas_log_segments", "kaas_consumer_group_rebalances_total", "kaas_transactions_active",
-                "kaas_transactions_oldest_age_seconds", "kaas_controller_present");
+                "kaas_transactions_oldest_age_seconds", "kaas_controller_present", "kaas_codec_record_decode_total",
+                "kaas_codec_batch_reencode_total");
         assertThat(alertExpressions(new YAMLMapper().readTree(ALERTS.toFile())))
                 .anyMatch(expr -> expr.contains("kaas_controller_present"));
     }
