@@ -293,6 +293,7 @@ class TopicServiceTest {
         assertThat(broker.topics.create(new CreateCommand("probe", 3, DEFAULT, Map.of(), Map.of(), true), quota)
                 .error()).isEqualTo(KafkaError.NONE);
         assertThat(quota.charged).as("a validation is charged, as Apache's controller does").containsExactly(2, 3);
+        quota.left = 1;
         assertThat(broker.topics.createPartitions(new CreatePartitionsCommand("exists", 5, null, false), quota))
                 .isEqualTo(MutationQuota.EXCEEDED);
         assertThat(broker.topics.byName("exists").orElseThrow().partitionCount()).isEqualTo(2);
