@@ -181,13 +181,17 @@ class ClientQuotaServiceTest {
     @Test
     void aWriterWithNowhereToKeepAnEntityRefusesItWithItsReason() {
         ClientQuotaService clustered = new ClientQuotaService(CredentialCache.load(store), new StoredUserWriter(
-                CredentialCache.load(store)), others::read, ClientQuotaWriter.refusing("no resource holds it"));
+                CredentialCache.load(store)), others::read, ClientQuotaWriter.refusing("no resource holds it",
+                "no resource holds an IP"));
 
         assertThat(clustered.alter(List.of(
                 new Alteration(Map.of("client-id", "app"), List.of(new Op("producer_byte_rate", 1024.0))),
-                new Alteration(Map.of("user", "dave"), List.of(new Op("producer_byte_rate", 1024.0)))), false))
+                new Alteration(Map.of("user", "dave"), List.of(new Op("producer_byte_rate", 1024.0))),
+                new Alteration(entity("ip", null), List.of(new Op("connection_creation_rate", 10.0)))), false))
                 .containsExactly(new Altered(Map.of("client-id", "app"), new Outcome(KafkaError.INVALID_REQUEST,
-                        "no resource holds it")), new Altered(Map.of("user", "dave"), Outcome.OK));
+                        "no resource holds it")), new Altered(Map.of("user", "dave"), Outcome.OK),
+                        new Altered(entity("ip", null), new Outcome(KafkaError.INVALID_REQUEST,
+                                "no resource holds an IP")));
         assertThat(others.read()).isEqualTo(StoredClientQuotas.EMPTY);
     }
 
