@@ -53,7 +53,7 @@ class ControllerMutationQuotaIT {
             for (int i = 0; i < 20 && refused.isEmpty(); i++) {
                 String topic = EmbeddedKaas.uniqueTopicName("mutation-loop");
                 try {
-                    admin.createTopics(List.of(new NewTopic(topic, 4, (short) 1)), noRetry).all()
+                    admin.createTopics(List.of(new NewTopic(topic, 8, (short) 1)), noRetry).all()
                             .get(30, TimeUnit.SECONDS);
                     created.add(topic);
                 } catch (ExecutionException e) {
@@ -62,9 +62,9 @@ class ControllerMutationQuotaIT {
                     assertThat(topicNames()).as("a refused topic is not made").doesNotContain(topic);
                 }
             }
-            assertThat(refused).as("4 partitions a go at 1/s: the 11-partition burst runs out within a few").isPresent();
-            assertThat(created).hasSizeBetween(3, 19);
-            assertThat(refused.get().throttleTimeMs()).as("the time its debt takes to pay back").isBetween(1, 4_000);
+            assertThat(refused).as("8 partitions a go at 1/s: the 11-partition burst runs out within a few").isPresent();
+            assertThat(created).hasSizeBetween(2, 19);
+            assertThat(refused.get().throttleTimeMs()).as("the time its debt takes to pay back").isBetween(1, 8_000);
             assertThat(refused.get()).hasMessage("The throttling quota has been exceeded.");
         }
     }
@@ -73,9 +73,9 @@ class ControllerMutationQuotaIT {
     void theJavaClientRetriesARefusedCreationAfterTheThrottleByDefault() throws Exception {
         try (Admin admin = adminWithQuota("mutation-retry")) {
             String burst = EmbeddedKaas.uniqueTopicName("mutation-burst");
-            admin.createTopics(List.of(new NewTopic(burst, 13, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            admin.createTopics(List.of(new NewTopic(burst, 16, (short) 1))).all().get(30, TimeUnit.SECONDS);
 
-            // 2 partitions in debt: refused at first, retried by the client once the throttle has passed
+            // 5 partitions in debt: refused at first, retried by the client once the throttle has passed
             String retried = EmbeddedKaas.uniqueTopicName("mutation-retried");
             long start = System.nanoTime();
             admin.createTopics(List.of(new NewTopic(retried, 1, (short) 1))).all().get(60, TimeUnit.SECONDS);
@@ -129,20 +129,21 @@ class ControllerMutationQuotaIT {
     @Test
     void anOldCreateTopicsVersionIsNeverRefusedOnlyThrottled() throws Exception {
         setQuota("raw-it", ONE_PER_SECOND); // the raw connection's client id
-        try (RawKafkaConnection raw = RawKafkaConnection.connect(KAAS.kaas());
-             RawKafkaConnection other = RawKafkaConnection.connect(KAAS.kaas())) {
-            CreateTopicsResponse first = raw.send(createTopics((short) 5, EmbeddedKaas.uniqueTopicName("v5-a"), 14));
-            // read once the 3 s throttle has passed (the broker does not read a throttled connection, KIP-219)
-            CreateTopicsResponse second = raw.send(createTopics((short) 5, EmbeddedKaas.uniqueTopicName("v5-b"), 4));
+        // one connection per request: a throttled one is not read until its throttle has passed (KIP-219)
+        try (RawKafkaConnection first = RawKafkaConnection.connect(KAAS.kaas());
+             RawKafkaConnection second = RawKafkaConnection.connect(KAAS.kaas());
+             RawKafkaConnection third = RawKafkaConnection.connect(KAAS.kaas())) {
+            CreateTopicsResponse burst = first.send(createTopics((short) 5, EmbeddedKaas.uniqueTopicName("v5-a"), 20));
+            CreateTopicsResponse inDebt = second.send(createTopics((short) 5, EmbeddedKaas.uniqueTopicName("v5-b"), 4));
 
-            assertThat(first.data().topics()).allMatch(t -> t.errorCode() == Errors.NONE.code());
-            assertThat(first.throttleTimeMs()).as("a debt of 3 partitions at 1/s").isPositive();
-            assertThat(second.data().topics()).as("permissive: admitted in debt")
+            assertThat(burst.data().topics()).allMatch(t -> t.errorCode() == Errors.NONE.code());
+            assertThat(burst.throttleTimeMs()).as("a debt of 9 partitions at 1/s").isPositive();
+            assertThat(inDebt.data().topics()).as("permissive: admitted in debt")
                     .allMatch(t -> t.errorCode() == Errors.NONE.code());
-            assertThat(second.throttleTimeMs()).isPositive();
+            assertThat(inDebt.throttleTimeMs()).isPositive();
 
-            // another connection of the same client id, not held back: a strict version is refused while in debt
-            CreateTopicsResponse strict = other.send(createTopics((short) 7, EmbeddedKaas.uniqueTopicName("v7"), 1));
+            // the same client id at a strict version: refused while in debt
+            CreateTopicsResponse strict = third.send(createTopics((short) 7, EmbeddedKaas.uniqueTopicName("v7"), 1));
             assertThat(strict.data().topics()).singleElement().satisfies(t -> {
                 assertThat(t.errorCode()).isEqualTo(Errors.THROTTLING_QUOTA_EXCEEDED.code());
                 assertThat(t.errorMessage()).isEqualTo("The throttling quota has been exceeded.");

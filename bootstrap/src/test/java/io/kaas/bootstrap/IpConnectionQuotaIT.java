@@ -7,6 +7,7 @@ import io.kaas.bootstrap.testing.KaasBrokerExtension;
 import io.kaas.bootstrap.testing.RawKafkaConnection;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -78,16 +79,23 @@ class IpConnectionQuotaIT {
     @Test
     void aConnectionBurstOverTheIpsRateHasTheConnectionsPastTheRateClosedUnserved() throws Exception {
         alter(LOCALHOST, 3.0);
+        // all opened first, so the burst is one however slowly each is then asked
+        List<RawKafkaConnection> burst = new ArrayList<>();
         int served = 0;
         int closed = 0;
-        for (int i = 0; i < 12; i++) {
-            try (RawKafkaConnection raw = RawKafkaConnection.connect("127.0.0.1", KAAS.kaas().port())) {
+        try {
+            for (int i = 0; i < 12; i++) {
+                burst.add(RawKafkaConnection.connect("127.0.0.1", KAAS.kaas().port()));
+            }
+            for (RawKafkaConnection raw : burst) {
                 if (answered(raw)) {
                     served++;
                 } else {
                     closed++;
                 }
             }
+        } finally {
+            burst.forEach(RawKafkaConnection::close);
         }
         assertThat(served).as("3 a second, measured over at least a second: the first few are served")
                 .isGreaterThanOrEqualTo(3);
