@@ -69,6 +69,9 @@ import java.util.function.Function;
  * @param quotaWindow       how client quotas measure rates: {@code KAAS_QUOTA_WINDOW_NUM} samples (11) of
  *                          {@code KAAS_QUOTA_WINDOW_SIZE_SECONDS} each (1), Apache's {@code quota.window.num} and
  *                          {@code quota.window.size.seconds}
+ * @param controllerQuotaWindow how {@code controller_mutation_rate} quotas measure: {@code
+ *                          KAAS_CONTROLLER_QUOTA_WINDOW_NUM} samples (11) of {@code
+ *                          KAAS_CONTROLLER_QUOTA_WINDOW_SIZE_SECONDS} each (1), Apache's {@code controller.quota.window.*}
  * @param cluster           cluster mode's settings when {@code MY_POD_NAME} is set (see {@link ClusterSettings}); there the
  *                          broker id defaults to the pod's ordinal and the advertised host to the pod's DNS name
  * @param explicitlySet     the variables the environment set (the rest are defaults): DescribeConfigs reports
@@ -102,7 +105,7 @@ public record BrokerConfig(String bindHost, int port, List<ListenerConfig> liste
                            long fsyncMaxLatencyMs, long retentionCheckIntervalMs, LogCleanerSettings logCleaner,
                            int producerIdExpirationMs,
                            int producerIdExpirationCheckIntervalMs, int maxPartitionsPerTopic,
-                           int fetchSessionCacheSlots, QuotaWindow quotaWindow, GroupConfig groups, TransactionSettings transactions, Optional<ClusterSettings> cluster,
+                           int fetchSessionCacheSlots, QuotaWindow quotaWindow, QuotaWindow controllerQuotaWindow, GroupConfig groups, TransactionSettings transactions, Optional<ClusterSettings> cluster,
                            AuthorizationSettings authorization, boolean testHooks, TelemetrySettings telemetry,
                            LoggingSettings logging, Set<String> explicitlySet) {
 
@@ -170,9 +173,8 @@ public record BrokerConfig(String bindHost, int port, List<ListenerConfig> liste
                         Integer.MAX_VALUE),
                 r.integer("KAAS_MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS", FetchSessionCache.DEFAULT_SLOTS, 0,
                         Integer.MAX_VALUE),
-                new QuotaWindow(r.integer("KAAS_QUOTA_WINDOW_NUM", QuotaWindow.DEFAULT.samples(), 1, Integer.MAX_VALUE),
-                        1_000L * r.integer("KAAS_QUOTA_WINDOW_SIZE_SECONDS", (int) (QuotaWindow.DEFAULT.sampleMs() / 1_000),
-                                1, Integer.MAX_VALUE)),
+                quotaWindow(r, "KAAS_QUOTA_WINDOW"),
+                quotaWindow(r, "KAAS_CONTROLLER_QUOTA_WINDOW"),
                 new GroupConfig(
                         r.integer("KAAS_GROUP_MIN_SESSION_TIMEOUT_MS", GroupConfig.DEFAULTS.minSessionTimeoutMs(), 0,
                                 Integer.MAX_VALUE),
@@ -231,6 +233,13 @@ public record BrokerConfig(String bindHost, int port, List<ListenerConfig> liste
     }
 
     /** Cluster mode when {@code MY_POD_NAME} is set: the pod's identity and the cluster's plumbing. */
+    /** {@code <prefix>_NUM} samples of {@code <prefix>_SIZE_SECONDS} each, Apache's defaults (11 of 1 s). */
+    private static QuotaWindow quotaWindow(Reader r, String prefix) {
+        return new QuotaWindow(r.integer(prefix + "_NUM", QuotaWindow.DEFAULT.samples(), 1, Integer.MAX_VALUE),
+                1_000L * r.integer(prefix + "_SIZE_SECONDS", (int) (QuotaWindow.DEFAULT.sampleMs() / 1_000), 1,
+                        Integer.MAX_VALUE));
+    }
+
     private static Optional<ClusterSettings> clusterSettings(Reader r) {
         String pod = r.string("MY_POD_NAME", "");
         if (pod.isEmpty()) {

@@ -110,6 +110,13 @@ final class BrokerConfigView {
             new Row("quota.window.size.seconds", ConfigType.INT, c -> (int) (c.quotaWindow().sampleMs() / 1_000),
                     "The time span of each client quota sample (KAAS_QUOTA_WINDOW_SIZE_SECONDS).",
                     "KAAS_QUOTA_WINDOW_SIZE_SECONDS"),
+            new Row("controller.quota.window.num", ConfigType.INT, c -> c.controllerQuotaWindow().samples(),
+                    "The number of samples controller mutation quotas measure rates over"
+                            + " (KAAS_CONTROLLER_QUOTA_WINDOW_NUM).", "KAAS_CONTROLLER_QUOTA_WINDOW_NUM"),
+            new Row("controller.quota.window.size.seconds", ConfigType.INT,
+                    c -> (int) (c.controllerQuotaWindow().sampleMs() / 1_000),
+                    "The time span of each controller mutation quota sample"
+                            + " (KAAS_CONTROLLER_QUOTA_WINDOW_SIZE_SECONDS).", "KAAS_CONTROLLER_QUOTA_WINDOW_SIZE_SECONDS"),
             new Row("group.max.size", ConfigType.INT, c -> c.groups().maxSize(),
                     "The most members a consumer group may have; a JoinGroup beyond it is answered"
                             + " GROUP_MAX_SIZE_REACHED (KAAS_GROUP_MAX_SIZE).", "KAAS_GROUP_MAX_SIZE"),

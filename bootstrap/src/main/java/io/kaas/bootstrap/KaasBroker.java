@@ -131,6 +131,10 @@ public final class KaasBroker implements AutoCloseable {
     private static final String CLUSTER_QUOTAS_REFUSAL = "in a cluster kaas keeps quotas on KafkaUser resources, "
             + "which hold a named user's only: client-id, <default> and (user, client-id) entities have no resource "
             + "to live on";
+    /** Why a cluster refuses IP quotas: no resource holds them, and brokers enforce only what a resource holds. */
+    private static final String CLUSTER_IP_QUOTAS_REFUSAL = "in a cluster kaas keeps quotas on KafkaUser resources "
+            + "only: connection_creation_rate for an IP entity has no resource to live on (set it per broker in "
+            + "standalone mode only)";
 
     private final BrokerConfig config;
     private final IoExecutor io;
@@ -305,7 +309,8 @@ public final class KaasBroker implements AutoCloseable {
                     DataLayout.CLUSTER_DIR + "/client-quotas.json", clientQuotaStore::read, q -> q, scheduler, io,
                     CREDENTIALS_RELOAD_INTERVAL_MS);
             stopSequence.add(0, clientQuotas::close);
-            ClientQuotaWriter clientQuotaWriter = clustered ? ClientQuotaWriter.refusing(CLUSTER_QUOTAS_REFUSAL)
+            ClientQuotaWriter clientQuotaWriter = clustered ? ClientQuotaWriter.refusing(CLUSTER_QUOTAS_REFUSAL,
+                    CLUSTER_IP_QUOTAS_REFUSAL)
                     : new StoredClientQuotaWriter(clientQuotaStore, clientQuotas::reload);
             AccessControl accessControl = accessControl(config,
                     runtime.map(ClusterRuntime::aclWriter).orElseGet(() -> new StoredAclWriter(aclStore)), aclStore,
@@ -333,7 +338,7 @@ public final class KaasBroker implements AutoCloseable {
                     new UserScramCredentialService(credentials, users),
                     new ClientQuotaService(credentials, users, clientQuotas, clientQuotaWriter),
                     new ClientQuotaEnforcer(new ConfiguredQuotas(credentials::current, clientQuotas),
-                            config.quotaWindow(), clock, metrics));
+                            config.quotaWindow(), config.controllerQuotaWindow(), clock, metrics));
             Tracer tracer = BrokerTracing.start(config.telemetry());
             if (tracer instanceof BrokerTracing tracing) {
                 stopSequence.add(0, tracing::close); // after the server: the last requests' spans are sent

@@ -1,6 +1,7 @@
 package io.kaas.application.quota;
 
 import io.kaas.application.metrics.BrokerMetrics;
+import io.kaas.application.port.in.MutationQuota;
 import io.kaas.application.port.in.QuotaEnforcement;
 import io.kaas.application.port.out.Clock;
 import io.kaas.domain.quota.QuotaType;
@@ -18,14 +19,24 @@ public final class ClientQuotaEnforcer implements QuotaEnforcement {
     private final ClientQuotaManager produce;
     private final ClientQuotaManager fetch;
     private final ClientQuotaManager request;
+    private final ControllerMutationQuotas controllerMutation;
+    private final ConnectionCreationQuotas connectionCreation;
     private final BrokerMetrics metrics;
 
-    /** @param limits the quotas configured now: read on every request, so it must be a cheap snapshot read */
-    public ClientQuotaEnforcer(Supplier<ClientQuotaLimits> limits, QuotaWindow window, Clock clock,
-                               BrokerMetrics metrics) {
+    /**
+     * @param limits           the quotas configured now: read on every request, so it must be a cheap snapshot read
+     * @param window           how client rates are measured ({@code quota.window.num}, {@code .size.seconds})
+     * @param controllerWindow how the controller mutation rate is ({@code controller.quota.window.*})
+     */
+    public ClientQuotaEnforcer(Supplier<ClientQuotaLimits> limits, QuotaWindow window, QuotaWindow controllerWindow,
+                               Clock clock, BrokerMetrics metrics) {
         this.produce = new ClientQuotaManager(QuotaType.PRODUCE, () -> limits.get().produce(), window, clock);
         this.fetch = new ClientQuotaManager(QuotaType.FETCH, () -> limits.get().fetch(), window, clock);
         this.request = new ClientQuotaManager(QuotaType.REQUEST, () -> limits.get().request(), window, clock);
+        this.controllerMutation = new ControllerMutationQuotas(() -> limits.get().controllerMutation(),
+                controllerWindow, clock, metrics.throttleTime(QuotaType.CONTROLLER_MUTATION)::record);
+        this.connectionCreation = new ConnectionCreationQuotas(() -> limits.get().connections(), window, clock,
+                metrics.throttleTime(QuotaType.CONNECTION_CREATION)::record);
         this.metrics = metrics;
     }
 
@@ -51,6 +62,16 @@ public final class ClientQuotaEnforcer implements QuotaEnforcement {
     @Override
     public int request(String user, String clientId, long handlerNanos) {
         return counted(request, request.recordAndThrottleMs(user, clientId, handlerNanos * NANOS_TO_PERCENT));
+    }
+
+    @Override
+    public MutationQuota controllerMutation(String user, String clientId, boolean strict) {
+        return controllerMutation.forRequest(user, clientId, strict);
+    }
+
+    @Override
+    public int connectionCreation(String ip) {
+        return connectionCreation.recordAndThrottleMs(ip);
     }
 
     private int counted(ClientQuotaManager manager, int throttleMs) {

@@ -10,7 +10,10 @@ import io.kaas.domain.quota.QuotaEntity;
 import io.kaas.domain.quota.StoredClientQuotas;
 import io.kaas.domain.security.StoredUser;
 import io.kaas.domain.security.UserQuotas;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -32,13 +35,11 @@ import org.slf4j.LoggerFactory;
  * the in-memory snapshots of both, never a file, and checks and matches its filter as Apache's ClientQuotasImage
  * does, messages included. Alter validates as Apache's ClientQuotaControlManager does and writes a named user through
  * the {@link UserWriter}, everything else through the {@link ClientQuotaWriter} (which refuses, in a cluster, what no
- * resource holds). IP entities pass Apache's checks and are then refused: kaas does not limit connection rates.
+ * resource holds); IP entities ({@code connection_creation_rate}) go to the {@link ClientQuotaWriter} too.
  */
 public final class ClientQuotaService implements ClientQuotasUseCase {
     private static final Logger LOG = LoggerFactory.getLogger(ClientQuotaService.class);
-    /** Apache's QuotaConfigs.ipConfigs: the one key an IP entity takes. */
-    private static final String CONNECTION_CREATION_RATE = "connection_creation_rate";
-    /** Apache's tolerance when it checks that a LONG quota's value is integral. */
+    /** Apache's tolerance when it checks that an integral quota's value has no fraction. */
     private static final double EPSILON = 1e-6;
 
     private final CredentialCache credentials;
@@ -114,8 +115,15 @@ public final class ClientQuotaService implements ClientQuotasUseCase {
                 entries.add(new Entry(entity, user.quotas().values()));
             }
         }
-        stored.get().entities().forEach((quotaEntity, values) -> {
+        StoredClientQuotas current = stored.get();
+        current.entities().forEach((quotaEntity, values) -> {
             Map<String, String> entity = wire(quotaEntity);
+            if (matches(entity, exact, specified, strict)) {
+                entries.add(new Entry(entity, values));
+            }
+        });
+        current.ips().forEach((address, values) -> {
+            Map<String, String> entity = Collections.singletonMap(IP, address.value());
             if (matches(entity, exact, specified, strict)) {
                 entries.add(new Entry(entity, values));
             }
@@ -141,6 +149,7 @@ public final class ClientQuotaService implements ClientQuotasUseCase {
         Map<Map<String, String>, Outcome> outcomes = new LinkedHashMap<>();
         Map<String, UnaryOperator<UserQuotas>> userChanges = new LinkedHashMap<>();
         Map<QuotaEntity, UnaryOperator<Map<String, Double>>> otherChanges = new LinkedHashMap<>();
+        Map<QuotaEntity.Name, UnaryOperator<Map<String, Double>>> ipChanges = new LinkedHashMap<>();
         for (Alteration alteration : alterations) {
             Map<String, String> entity = alteration.entity();
             Map<String, Double> ops = new LinkedHashMap<>();
@@ -159,7 +168,7 @@ public final class ClientQuotaService implements ClientQuotasUseCase {
                 outcome = validate(entity, ops);
             }
             if (outcome == null) {
-                outcome = route(entity, ops, userChanges, otherChanges);
+                outcome = route(entity, ops, userChanges, otherChanges, ipChanges);
             }
             outcomes.put(entity, outcome);
         }
@@ -168,6 +177,8 @@ public final class ClientQuotaService implements ClientQuotasUseCase {
                     userChanges.keySet().stream().map(user -> Map.of(USER, user)).toList(), outcomes);
             write("entities " + otherChanges.keySet(), otherChanges, others::alter,
                     otherChanges.keySet().stream().map(ClientQuotaService::wire).toList(), outcomes);
+            write("IPs " + ipChanges.keySet(), ipChanges, others::alterIps,
+                    ipChanges.keySet().stream().map(ip -> Collections.singletonMap(IP, ip.value())).toList(), outcomes);
         }
         List<Altered> altered = new ArrayList<>();
         outcomes.forEach((entity, outcome) -> altered.add(new Altered(entity, outcome)));
@@ -177,7 +188,17 @@ public final class ClientQuotaService implements ClientQuotasUseCase {
     /** Queues a valid entity's change with the writer that holds it, or says why that writer cannot. */
     private Outcome route(Map<String, String> entity, Map<String, Double> ops,
                           Map<String, UnaryOperator<UserQuotas>> userChanges,
-                          Map<QuotaEntity, UnaryOperator<Map<String, Double>>> otherChanges) {
+                          Map<QuotaEntity, UnaryOperator<Map<String, Double>>> otherChanges,
+                          Map<QuotaEntity.Name, UnaryOperator<Map<String, Double>>> ipChanges) {
+        if (entity.containsKey(IP)) {
+            QuotaEntity.Name ip = QuotaEntity.Name.orDefault(entity.get(IP));
+            Optional<String> refusal = others.ipRefusal(ip);
+            if (refusal.isPresent()) {
+                return invalid(refusal.get());
+            }
+            ipChanges.put(ip, values -> apply(values, ops));
+            return Outcome.OK;
+        }
         String user = entity.get(USER);
         boolean namedUser = entity.size() == 1 && user != null;
         QuotaEntity quotaEntity = new QuotaEntity(name(entity, USER), name(entity, CLIENT_ID));
@@ -209,7 +230,7 @@ public final class ClientQuotaService implements ClientQuotasUseCase {
         }
     }
 
-    /** Apache's checks of an entity and its ops, then the one kind kaas keeps nowhere (IPs); null when valid. */
+    /** Apache 3.7's checks of an entity and its ops (ClientQuotaControlManager's); null when valid. */
     private static Outcome validate(Map<String, String> entity, Map<String, Double> ops) {
         if (entity.isEmpty()) {
             return invalid("Invalid empty client quota entity");
@@ -226,28 +247,51 @@ public final class ClientQuotaService implements ClientQuotasUseCase {
         if (ip && entity.size() > 1) {
             return invalid("Invalid empty client quota entity");
         }
-        Set<String> keys = ip ? Set.of(CONNECTION_CREATION_RATE) : UserQuotas.KEYS;
+        if (ip && !isValidIp(entity.get(IP))) {
+            return invalid(entity.get(IP) + " is not a valid IP or resolvable host.");
+        }
+        Set<String> keys = ip ? Set.of(IpAddresses.CONNECTION_CREATION_RATE) : UserQuotas.KEYS;
         for (Map.Entry<String, Double> op : ops.entrySet()) {
             if (op.getValue() == null) {
                 continue; // a removal is never checked, as in Apache
             }
-            if (!keys.contains(op.getKey())) {
-                return invalid("Invalid configuration key " + op.getKey());
+            Outcome invalid = invalidValue(keys, op.getKey(), op.getValue());
+            if (invalid != null) {
+                return invalid;
             }
-            if (UserQuotas.LONG_KEYS.contains(op.getKey()) && !integral(op.getValue())) {
-                return invalid("Configuration " + op.getKey() + " must be a Long value");
-            }
-        }
-        if (ip) {
-            return invalid("kaas does not limit connection creation rates: it keeps no quota for "
-                    + describe(entity));
         }
         return null;
     }
 
-    private static boolean integral(double value) {
-        long rounded = (long) (value + EPSILON);
-        return Math.abs(rounded - value) <= EPSILON;
+    /** Apache's validateQuotaKeyValue: a known key, a positive value, integral within its type for LONG and INT. */
+    private static Outcome invalidValue(Set<String> keys, String key, double value) {
+        if (!keys.contains(key)) {
+            return invalid("Invalid configuration key " + key);
+        }
+        if (value <= 0) {
+            return invalid("Quota " + key + " must be greater than 0");
+        }
+        boolean isInt = key.equals(IpAddresses.CONNECTION_CREATION_RATE);
+        if (!isInt && !UserQuotas.LONG_KEYS.contains(key)) {
+            return null; // a DOUBLE
+        }
+        if (value > (isInt ? Integer.MAX_VALUE : Long.MAX_VALUE)) {
+            return invalid("Proposed value for " + key + " is too large for " + (isInt ? "an INT." : "a LONG."));
+        }
+        return Math.abs(value % 1) > EPSILON ? invalid(key + " cannot be a fractional value.") : null;
+    }
+
+    /** Apache's isValidIpEntity: the default entity, an address literal or a name that resolves. */
+    private static boolean isValidIp(String ip) {
+        if (ip == null) {
+            return true;
+        }
+        try {
+            InetAddress.getByName(ip);
+            return true;
+        } catch (UnknownHostException e) {
+            return false;
+        }
     }
 
     private static Map<String, Double> apply(Map<String, Double> current, Map<String, Double> ops) {

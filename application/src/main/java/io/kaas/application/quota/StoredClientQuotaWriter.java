@@ -30,4 +30,15 @@ public final class StoredClientQuotaWriter implements ClientQuotaWriter {
         store.write(store.read().with(changes));
         written.run();
     }
+
+    @Override
+    public Optional<String> ipRefusal(QuotaEntity.Name ip) {
+        return Optional.empty();
+    }
+
+    @Override
+    public synchronized void alterIps(Map<QuotaEntity.Name, UnaryOperator<Map<String, Double>>> changes) {
+        store.write(store.read().withIps(changes));
+        written.run();
+    }
 }

@@ -1,6 +1,7 @@
 package io.kaas.application.topic;
 
 import io.kaas.application.cluster.BrokerSettings;
+import io.kaas.application.port.in.MutationQuota;
 import io.kaas.application.port.in.Outcome;
 import io.kaas.application.port.in.TopicAdminUseCase;
 import io.kaas.application.port.out.Clock;
@@ -85,7 +86,7 @@ public final class ClusterTopicAdmin implements TopicAdminUseCase, TopicConfigWr
     // ------------------------------------------------------------------------------------------ create
 
     @Override
-    public CompletionStage<CreateResult> create(CreateCommand command, long timeoutMs) {
+    public CompletionStage<CreateResult> create(CreateCommand command, long timeoutMs, MutationQuota quota) {
         String name = command.name();
         TopicAdminRules.Checked checked = rules.create(command, knownNames());
         if (checked.refusal().isPresent()) {
@@ -95,6 +96,9 @@ public final class ClusterTopicAdmin implements TopicAdminUseCase, TopicConfigWr
             // The volume's root holds __cluster/, kaas's stand-in for Kafka's internal topics; the operator refuses these.
             return done(createFailed(KafkaError.INVALID_TOPIC_EXCEPTION, "Topic name '" + name
                     + "' starts with '__', which kaas reserves for its cluster state"));
+        }
+        if (!quota.tryCharge(checked.partitions())) {
+            return done(createFailed(MutationQuota.EXCEEDED.error(), MutationQuota.EXCEEDED.message()));
         }
         Declaration declaration = new Declaration(checked.partitions(), command.configs());
         if (command.validateOnly()) {
@@ -146,7 +150,8 @@ public final class ClusterTopicAdmin implements TopicAdminUseCase, TopicConfigWr
     // ------------------------------------------------------------------------------------------ grow
 
     @Override
-    public CompletionStage<Outcome> createPartitions(CreatePartitionsCommand command, long timeoutMs) {
+    public CompletionStage<Outcome> createPartitions(CreatePartitionsCommand command, long timeoutMs,
+                                                     MutationQuota quota) {
         String name = command.name();
         Optional<Declared> declared = catalog.view().get(name);
         Optional<Topic> current = declared.map(d -> new Topic(name, d.topicId().orElse(TopicIds.ZERO),
@@ -157,6 +162,9 @@ public final class ClusterTopicAdmin implements TopicAdminUseCase, TopicConfigWr
         Optional<Outcome> refused = rules.grow(current.get(), command);
         if (refused.isPresent()) {
             return done(refused.get());
+        }
+        if (!quota.tryCharge(command.count() - current.get().partitionCount())) {
+            return done(MutationQuota.EXCEEDED);
         }
         if (command.validateOnly()) {
             return done(Outcome.OK);
@@ -245,25 +253,26 @@ public final class ClusterTopicAdmin implements TopicAdminUseCase, TopicConfigWr
     // ------------------------------------------------------------------------------------------ delete
 
     @Override
-    public CompletionStage<DeleteResult> deleteByName(String name, long timeoutMs) {
+    public CompletionStage<DeleteResult> deleteByName(String name, long timeoutMs, MutationQuota quota) {
         Optional<Declared> declared = catalog.view().get(name);
         Optional<Topic> served = topics.byName(name);
         if (declared.isEmpty() && served.isEmpty()) {
             return done(new DeleteResult(KafkaError.UNKNOWN_TOPIC_OR_PARTITION,
                     "This server does not host this topic-partition.", null));
         }
-        return delete(name, declared, served, timeoutMs);
+        return delete(name, declared, served, timeoutMs, quota);
     }
 
     @Override
-    public CompletionStage<DeleteResult> deleteById(UUID id, long timeoutMs) {
+    public CompletionStage<DeleteResult> deleteById(UUID id, long timeoutMs, MutationQuota quota) {
         Optional<Topic> served = topics.byId(id);
         Optional<Declared> declared = served.isPresent() ? catalog.view().get(served.get().name())
                 : catalog.view().byId(id);
         if (declared.isEmpty() && served.isEmpty()) {
             return done(new DeleteResult(KafkaError.UNKNOWN_TOPIC_ID, "This server does not host this topic ID.", null));
         }
-        return delete(served.map(Topic::name).orElseGet(() -> declared.get().name()), declared, served, timeoutMs);
+        return delete(served.map(Topic::name).orElseGet(() -> declared.get().name()), declared, served, timeoutMs,
+                quota);
     }
 
     /**
@@ -272,13 +281,16 @@ public final class ClusterTopicAdmin implements TopicAdminUseCase, TopicConfigWr
      * deletion stands all the same: the resource is gone.
      */
     private CompletionStage<DeleteResult> delete(String name, Optional<Declared> declared, Optional<Topic> served,
-                                                 long timeoutMs) {
+                                                 long timeoutMs, MutationQuota quota) {
         if (declared.isEmpty()) {
             return done(new DeleteResult(notListedYet(name).error(), notListedYet(name).message(), null));
         }
         String resourceName = declared.get().resourceName();
         Topic topic = served.orElseGet(() -> new Topic(name, declared.get().topicId().orElse(TopicIds.ZERO),
                 declared.get().declaration().partitions(), declared.get().declaration().configs()));
+        if (!quota.tryCharge(topic.partitionCount())) {
+            return done(new DeleteResult(MutationQuota.EXCEEDED.error(), MutationQuota.EXCEEDED.message(), null));
+        }
         long deadline = deadline(timeoutMs);
         return write(() -> catalog.delete(resourceName), deadline).thenCompose(write -> {
             if (write.result() == Result.NOT_FOUND) {

@@ -1,5 +1,6 @@
 package io.kaas.application.topic;
 
+import io.kaas.application.port.in.MutationQuota;
 import io.kaas.application.port.in.Outcome;
 import io.kaas.application.port.in.TopicAdminUseCase;
 import io.kaas.domain.topic.Topic;
@@ -21,23 +22,24 @@ public final class StandaloneTopicAdmin implements TopicAdminUseCase {
     }
 
     @Override
-    public CompletionStage<CreateResult> create(CreateCommand command, long timeoutMs) {
-        return CompletableFuture.completedFuture(topics.create(command));
+    public CompletionStage<CreateResult> create(CreateCommand command, long timeoutMs, MutationQuota quota) {
+        return CompletableFuture.completedFuture(topics.create(command, quota));
     }
 
     @Override
-    public CompletionStage<Outcome> createPartitions(CreatePartitionsCommand command, long timeoutMs) {
-        return CompletableFuture.completedFuture(topics.createPartitions(command));
+    public CompletionStage<Outcome> createPartitions(CreatePartitionsCommand command, long timeoutMs,
+                                                     MutationQuota quota) {
+        return CompletableFuture.completedFuture(topics.createPartitions(command, quota));
     }
 
     @Override
-    public CompletionStage<DeleteResult> deleteByName(String name, long timeoutMs) {
-        return CompletableFuture.completedFuture(topics.deleteByName(name));
+    public CompletionStage<DeleteResult> deleteByName(String name, long timeoutMs, MutationQuota quota) {
+        return CompletableFuture.completedFuture(topics.deleteByName(name, quota));
     }
 
     @Override
-    public CompletionStage<DeleteResult> deleteById(UUID id, long timeoutMs) {
-        return CompletableFuture.completedFuture(topics.deleteById(id));
+    public CompletionStage<DeleteResult> deleteById(UUID id, long timeoutMs, MutationQuota quota) {
+        return CompletableFuture.completedFuture(topics.deleteById(id, quota));
     }
 
     @Override

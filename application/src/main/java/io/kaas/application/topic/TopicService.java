@@ -4,6 +4,7 @@ import io.kaas.application.cluster.BrokerSettings;
 import io.kaas.application.log.LogConfig;
 import io.kaas.application.log.LogEngine;
 import io.kaas.application.log.PartitionLog;
+import io.kaas.application.port.in.MutationQuota;
 import io.kaas.application.port.in.Outcome;
 import io.kaas.application.port.in.TopicAdminUseCase.CreateCommand;
 import io.kaas.application.port.in.TopicAdminUseCase.CreatePartitionsCommand;
@@ -177,7 +178,12 @@ public final class TopicService implements TopicConfigWriter {
      * Creates a topic, or with {@code validateOnly} checks everything a creation would (name, existence, partitions,
      * replica assignment, configs, the partition limit) and creates nothing. A failed creation leaves nothing behind.
      */
-    public synchronized CreateResult create(CreateCommand command) {
+    public CreateResult create(CreateCommand command) {
+        return create(command, MutationQuota.UNBOUNDED);
+    }
+
+    /** {@link #create(CreateCommand)}, charging the topic's partitions to {@code quota} once every check passed. */
+    public synchronized CreateResult create(CreateCommand command, MutationQuota quota) {
         requireOwnWrites();
         String name = command.name();
         TopicAdminRules.Checked checked = rules.create(command, byName.keySet());
@@ -185,6 +191,9 @@ public final class TopicService implements TopicConfigWriter {
             return failed(checked.refusal().get().error(), checked.refusal().get().message());
         }
         int partitions = checked.partitions();
+        if (!quota.tryCharge(partitions)) {
+            return failed(MutationQuota.EXCEEDED.error(), MutationQuota.EXCEEDED.message());
+        }
         Topic topic = new Topic(name, newTopicId(), partitions, command.configs());
         if (!command.validateOnly()) {
             try {
@@ -225,7 +234,12 @@ public final class TopicService implements TopicConfigWriter {
      * Grows a topic to {@code command.count()} partitions (CreatePartitions). Never shrinks; the same count is
      * INVALID_PARTITIONS, as in Apache. New partitions start empty and are served at once.
      */
-    public synchronized Outcome createPartitions(CreatePartitionsCommand command) {
+    public Outcome createPartitions(CreatePartitionsCommand command) {
+        return createPartitions(command, MutationQuota.UNBOUNDED);
+    }
+
+    /** {@link #createPartitions(CreatePartitionsCommand)}, charging the partitions added to {@code quota}. */
+    public synchronized Outcome createPartitions(CreatePartitionsCommand command, MutationQuota quota) {
         requireOwnWrites();
         Registered registered = byName.get(command.name());
         if (registered == null) {
@@ -235,6 +249,9 @@ public final class TopicService implements TopicConfigWriter {
         Optional<Outcome> refused = rules.grow(topic, command);
         if (refused.isPresent()) {
             return refused.get();
+        }
+        if (!quota.tryCharge(command.count() - topic.partitionCount())) {
+            return MutationQuota.EXCEEDED;
         }
         if (command.validateOnly()) {
             return Outcome.OK;
@@ -330,23 +347,32 @@ public final class TopicService implements TopicConfigWriter {
 
     // ------------------------------------------------------------------------------------------ delete
 
-    public synchronized DeleteResult deleteByName(String name) {
+    public DeleteResult deleteByName(String name) {
+        return deleteByName(name, MutationQuota.UNBOUNDED);
+    }
+
+    /** Deletes a topic, charging its partitions to {@code quota} once it is found. */
+    public synchronized DeleteResult deleteByName(String name, MutationQuota quota) {
         requireOwnWrites();
         Registered registered = byName.get(name);
         if (registered == null) {
             return new DeleteResult(KafkaError.UNKNOWN_TOPIC_OR_PARTITION,
                     "This server does not host this topic-partition.", null);
         }
-        return delete(registered.topic());
+        return delete(registered.topic(), quota);
     }
 
-    public synchronized DeleteResult deleteById(UUID id) {
+    public DeleteResult deleteById(UUID id) {
+        return deleteById(id, MutationQuota.UNBOUNDED);
+    }
+
+    public synchronized DeleteResult deleteById(UUID id, MutationQuota quota) {
         requireOwnWrites();
         Topic topic = byId.get(id);
         if (topic == null) {
             return new DeleteResult(KafkaError.UNKNOWN_TOPIC_ID, "This server does not host this topic ID.", null);
         }
-        return delete(topic);
+        return delete(topic, quota);
     }
 
     /**
@@ -356,7 +382,10 @@ public final class TopicService implements TopicConfigWriter {
      * without markers there (the coordinator skips partitions that no longer exist), and the topic
      * would come back with transactions open for good.
      */
-    private DeleteResult delete(Topic topic) {
+    private DeleteResult delete(Topic topic, MutationQuota quota) {
+        if (!quota.tryCharge(topic.partitionCount())) {
+            return new DeleteResult(MutationQuota.EXCEEDED.error(), MutationQuota.EXCEEDED.message(), null);
+        }
         try {
             store.delete(topic);
         } catch (RuntimeException e) {

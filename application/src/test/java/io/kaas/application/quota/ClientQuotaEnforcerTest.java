@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.application.fake.ManualClock;
 import io.kaas.application.metrics.BrokerMetrics;
+import io.kaas.application.port.in.MutationQuota;
 import io.kaas.domain.quota.QuotaEntity;
 import io.kaas.domain.quota.QuotaEntity.Name;
 import io.kaas.domain.quota.QuotaType;
@@ -22,7 +23,7 @@ class ClientQuotaEnforcerTest {
     private final AtomicReference<StoredClientQuotas> stored = new AtomicReference<>(StoredClientQuotas.EMPTY);
     private final BrokerMetrics metrics = BrokerMetrics.unobserved();
     private final ClientQuotaEnforcer quotas = new ClientQuotaEnforcer(new ConfiguredQuotas(credentials::get, stored::get),
-            QuotaWindow.DEFAULT, clock, metrics);
+            QuotaWindow.DEFAULT, QuotaWindow.DEFAULT, clock, metrics);
 
     private void quotas(String user, UserQuotas values) {
         credentials.set(credentials.get().with(new StoredUser(user, Map.of(), values)));
@@ -107,5 +108,63 @@ class ClientQuotaEnforcerTest {
         clock.advance(11_000);
 
         assertThat(quotas.produce("alice", "app", 5_000)).isZero();
+    }
+
+    @Test
+    void aStrictMutationQuotaAdmitsABurstIntoDebtThenRefusesUntilTheDebtIsPaid() {
+        quotas("alice", new UserQuotas(null, null, null, 2.0));
+        // 2 partitions/s over 11 one-second samples: the bucket starts with 22
+        MutationQuota first = quotas.controllerMutation("alice", "admin-1", true);
+        assertThat(first.tryCharge(20)).isTrue();
+        assertThat(first.tryCharge(6)).as("credits left (2): admitted into a debt of 4").isTrue();
+        assertThat(first.throttleTimeMs()).as("a strict quota throttles only a refusal").isZero();
+        assertThat(first.tryCharge(1)).as("in debt: refused, nothing charged").isFalse();
+        assertThat(first.throttleTimeMs()).as("4 partitions at 2/s").isEqualTo(2_000);
+
+        MutationQuota second = quotas.controllerMutation("alice", "admin-2", true);
+        clock.advance(500);
+        assertThat(first.throttleTimeMs()).as("less the time since").isEqualTo(1_500);
+        assertThat(second.tryCharge(1)).as("the user's clients share the bucket").isFalse();
+        assertThat(second.throttleTimeMs()).isEqualTo(1_500);
+        assertThat(quotas.controllerMutation("bob", "admin-1", true).tryCharge(1_000)).as("no quota").isTrue();
+
+        clock.advance(1_500);
+        assertThat(quotas.controllerMutation("alice", "admin-1", true).tryCharge(1)).as("the debt is paid").isTrue();
+        assertThat(metrics.throttleTime(QuotaType.CONTROLLER_MUTATION).snapshot().count()).isEqualTo(2);
+    }
+
+    @Test
+    void aPermissiveMutationQuotaAdmitsEverythingAndThrottlesOnceInDebt() {
+        stored.set(new StoredClientQuotas(Map.of(QuotaEntity.clientId(Name.of("old-admin")),
+                Map.of(UserQuotas.CONTROLLER_MUTATION_RATE, 1.0))));
+
+        MutationQuota quota = quotas.controllerMutation("alice", "old-admin", false);
+        assertThat(quota.tryCharge(11)).isTrue();
+        assertThat(quota.throttleTimeMs()).as("exactly the burst: no debt").isZero();
+        assertThat(quota.tryCharge(3)).isTrue();
+        assertThat(quota.throttleTimeMs()).as("3 partitions at 1/s").isEqualTo(3_000);
+        assertThat(quota.tryCharge(2)).as("never refused").isTrue();
+        assertThat(quota.throttleTimeMs()).isEqualTo(5_000);
+    }
+
+    @Test
+    void connectionsOverAnIpsRateAreRefusedAndNotCountedAndTheDefaultIpAppliesToOthers() {
+        stored.set(new StoredClientQuotas(Map.of(), Map.of(
+                Name.of("::1"), Map.of("connection_creation_rate", 10.0),
+                Name.DEFAULT, Map.of("connection_creation_rate", 1.0))));
+
+        // 10 connections/s over the 10 s minimum window: 100 are within the rate
+        for (int i = 0; i < 100; i++) {
+            assertThat(quotas.connectionCreation("0:0:0:0:0:0:0:1")).as("connection %d", i).isZero();
+        }
+        assertThat(quotas.connectionCreation("0:0:0:0:0:0:0:1")).as("the 101st: 1 %% over").isEqualTo(100);
+        assertThat(quotas.connectionCreation("0:0:0:0:0:0:0:1")).as("the refused one was not counted")
+                .isEqualTo(100);
+        for (int i = 0; i < 10; i++) {
+            assertThat(quotas.connectionCreation("10.1.2.3")).as("within the default's 1/s").isZero();
+        }
+        assertThat(quotas.connectionCreation("10.1.2.3")).as("10 %% over, a second's throttle at most")
+                .isEqualTo(1_000);
+        assertThat(metrics.throttleTime(QuotaType.CONNECTION_CREATION).snapshot().count()).isEqualTo(3);
     }
 }

@@ -79,12 +79,15 @@ class ClientQuotaServiceTest {
                 new Alteration(Map.of("group", "g"), List.of()),
                 new Alteration(Map.of("user", ""), List.of()),
                 new Alteration(Map.of("user", "erin", "ip", "127.0.0.1"), List.of()),
-                new Alteration(Map.of("ip", "10.0.0.1"), List.of(new Op("connection_creation_rate", 5.0))),
+                new Alteration(Map.of("ip", "no-such-host.invalid"), List.of(new Op("connection_creation_rate", 5.0))),
+                new Alteration(Map.of("ip", "10.0.0.1"), List.of(new Op("connection_creation_rate", 2.5))),
+                new Alteration(Map.of("ip", "10.0.0.2"), List.of(new Op("connection_creation_rate", 3e9))),
+                new Alteration(Map.of("user", "dave"), List.of(new Op("request_percentage", 0.0))),
                 new Alteration(Map.of("client-id", "app"), List.of(new Op("connection_creation_rate", 5.0)))), false);
 
         assertThat(altered).extracting(a -> a.outcome().error()).containsOnly(KafkaError.INVALID_REQUEST);
         assertThat(altered).extracting(a -> a.outcome().message()).containsExactly(
-                "Configuration producer_byte_rate must be a Long value",
+                "producer_byte_rate cannot be a fractional value.",
                 "Invalid configuration key connection_creation_rate",
                 "Duplicate quota key request_percentage not updating quota for this entity "
                         + "ClientQuotaEntity(entries={user=carol})",
@@ -92,13 +95,37 @@ class ClientQuotaServiceTest {
                 "Unhandled client quota entity type: group",
                 "Empty user not supported",
                 "Invalid empty client quota entity",
-                "kaas does not limit connection creation rates: it keeps no quota for "
-                        + "ClientQuotaEntity(entries={ip=10.0.0.1})",
+                "no-such-host.invalid is not a valid IP or resolvable host.",
+                "connection_creation_rate cannot be a fractional value.",
+                "Proposed value for connection_creation_rate is too large for an INT.",
+                "Quota request_percentage must be greater than 0",
                 "Invalid configuration key connection_creation_rate");
         assertThat(others.read()).isEqualTo(StoredClientQuotas.EMPTY);
         assertThat(store.read().user("alice").orElseThrow().quotas())
                 .isEqualTo(new UserQuotas(1_048_576L, null, 25.0, null));
         assertThat(store.read().user("carol").orElseThrow().quotas()).isEqualTo(UserQuotas.NONE);
+    }
+
+    @Test
+    void ipAndDefaultIpEntitiesAreKeptDescribedByFilterAndRemoved() {
+        List<Altered> altered = quotas.alter(List.of(
+                new Alteration(Map.of("ip", "127.0.0.1"), List.of(new Op("connection_creation_rate", 5.0))),
+                new Alteration(entity("ip", null), List.of(new Op("connection_creation_rate", 50.0)))), false);
+
+        assertThat(altered).extracting(Altered::outcome).containsOnly(Outcome.OK);
+        assertThat(others.read().ips()).isEqualTo(Map.of(Name.of("127.0.0.1"), Map.of("connection_creation_rate", 5.0),
+                Name.DEFAULT, Map.of("connection_creation_rate", 50.0)));
+        assertThat(quotas.describe(List.of(new Component("ip", MatchType.SPECIFIED, null)), false).entries())
+                .containsExactlyInAnyOrder(new Entry(Map.of("ip", "127.0.0.1"), Map.of("connection_creation_rate", 5.0)),
+                        new Entry(entity("ip", null), Map.of("connection_creation_rate", 50.0)));
+        assertThat(quotas.describe(List.of(new Component("ip", MatchType.DEFAULT, null)), true).entries())
+                .containsExactly(new Entry(entity("ip", null), Map.of("connection_creation_rate", 50.0)));
+        assertThat(quotas.describe(List.of(new Component("user", MatchType.SPECIFIED, null)), false).entries())
+                .as("IPs are not users").isNotEmpty().noneMatch(entry -> entry.entity().containsKey("ip"));
+
+        quotas.alter(List.of(new Alteration(Map.of("ip", "127.0.0.1"), List.of(new Op("connection_creation_rate",
+                null)))), false);
+        assertThat(others.read().ips()).containsOnlyKeys(Name.DEFAULT);
     }
 
     @Test
@@ -154,13 +181,17 @@ class ClientQuotaServiceTest {
     @Test
     void aWriterWithNowhereToKeepAnEntityRefusesItWithItsReason() {
         ClientQuotaService clustered = new ClientQuotaService(CredentialCache.load(store), new StoredUserWriter(
-                CredentialCache.load(store)), others::read, ClientQuotaWriter.refusing("no resource holds it"));
+                CredentialCache.load(store)), others::read, ClientQuotaWriter.refusing("no resource holds it",
+                "no resource holds an IP"));
 
         assertThat(clustered.alter(List.of(
                 new Alteration(Map.of("client-id", "app"), List.of(new Op("producer_byte_rate", 1024.0))),
-                new Alteration(Map.of("user", "dave"), List.of(new Op("producer_byte_rate", 1024.0)))), false))
+                new Alteration(Map.of("user", "dave"), List.of(new Op("producer_byte_rate", 1024.0))),
+                new Alteration(entity("ip", null), List.of(new Op("connection_creation_rate", 10.0)))), false))
                 .containsExactly(new Altered(Map.of("client-id", "app"), new Outcome(KafkaError.INVALID_REQUEST,
-                        "no resource holds it")), new Altered(Map.of("user", "dave"), Outcome.OK));
+                        "no resource holds it")), new Altered(Map.of("user", "dave"), Outcome.OK),
+                        new Altered(entity("ip", null), new Outcome(KafkaError.INVALID_REQUEST,
+                                "no resource holds an IP")));
         assertThat(others.read()).isEqualTo(StoredClientQuotas.EMPTY);
     }
 

@@ -8,6 +8,7 @@ import io.kaas.application.log.LogConfig;
 import io.kaas.application.log.MemoryLogEngine;
 import io.kaas.application.log.PartitionLog;
 import io.kaas.application.memory.InMemoryTopicStore;
+import io.kaas.application.port.in.MutationQuota;
 import io.kaas.application.port.in.Outcome;
 import io.kaas.application.port.in.TopicAdminUseCase.CreateCommand;
 import io.kaas.application.port.in.TopicAdminUseCase.CreatePartitionsCommand;
@@ -273,6 +274,62 @@ class TopicServiceTest {
 
         assertThat(restarted.topics.byName("orders")).hasValueSatisfying(t -> assertThat(t.partitionCount()).isEqualTo(3));
         assertThat(restarted.topics.config("orders")).hasValueSatisfying(c -> assertThat(c.deleteRetention()).isFalse());
+    }
+
+    // ---------------------------------------------------------------- controller mutation quota
+
+    @Test
+    void mutationsAreChargedTheirPartitionsOnlyOnceEveryOtherCheckPassedAndARefusalChangesNothing() {
+        CountingQuota quota = new CountingQuota(8);
+        broker.topics.create(new CreateCommand("exists", 2, DEFAULT, Map.of(), Map.of(), false), quota);
+        assertThat(quota.charged).containsExactly(2);
+
+        assertThat(broker.topics.create(new CreateCommand("exists", 3, DEFAULT, Map.of(), Map.of(), false), quota)
+                .error()).isEqualTo(KafkaError.TOPIC_ALREADY_EXISTS);
+        assertThat(broker.topics.create(new CreateCommand("bad", 3, DEFAULT, Map.of(), Map.of("retention.ms", "x"),
+                false), quota).error()).isEqualTo(KafkaError.INVALID_CONFIG);
+        assertThat(quota.charged).as("refused requests charge nothing").containsExactly(2);
+
+        assertThat(broker.topics.create(new CreateCommand("probe", 3, DEFAULT, Map.of(), Map.of(), true), quota)
+                .error()).isEqualTo(KafkaError.NONE);
+        assertThat(quota.charged).as("a validation is charged, as Apache's controller does").containsExactly(2, 3);
+        quota.left = 1;
+        assertThat(broker.topics.createPartitions(new CreatePartitionsCommand("exists", 5, null, false), quota))
+                .isEqualTo(MutationQuota.EXCEEDED);
+        assertThat(broker.topics.byName("exists").orElseThrow().partitionCount()).isEqualTo(2);
+        assertThat(broker.topics.deleteByName("exists", quota).error()).isEqualTo(KafkaError.THROTTLING_QUOTA_EXCEEDED);
+        assertThat(broker.topics.byName("exists")).as("a refused deletion keeps the topic").isPresent();
+
+        quota.left = 100;
+        assertThat(broker.topics.createPartitions(new CreatePartitionsCommand("exists", 5, null, false), quota))
+                .isEqualTo(Outcome.OK);
+        assertThat(broker.topics.deleteByName("exists", quota).error()).isEqualTo(KafkaError.NONE);
+        assertThat(quota.charged).as("the partitions added, then all five deleted").containsExactly(2, 3, 3, 5);
+    }
+
+    /** A strict quota with a fixed number of partitions left: a mutation needing more is refused. */
+    private static final class CountingQuota implements MutationQuota {
+        final List<Integer> charged = new ArrayList<>();
+        int left;
+
+        CountingQuota(int left) {
+            this.left = left;
+        }
+
+        @Override
+        public boolean tryCharge(int partitions) {
+            if (partitions > left) {
+                return false;
+            }
+            left -= partitions;
+            charged.add(partitions);
+            return true;
+        }
+
+        @Override
+        public int throttleTimeMs() {
+            return 0;
+        }
     }
 
     private CreateResult create(String name, int partitions, Map<String, String> configs, boolean validateOnly) {

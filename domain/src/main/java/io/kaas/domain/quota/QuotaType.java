@@ -7,7 +7,11 @@ public enum QuotaType {
     /** {@code consumer_byte_rate}: bytes of Fetch responses per second. */
     FETCH("Fetch"),
     /** {@code request_percentage}: request handling time, in percent of one thread. */
-    REQUEST("Request");
+    REQUEST("Request"),
+    /** {@code controller_mutation_rate}: partitions created or deleted per second (KIP-599). */
+    CONTROLLER_MUTATION("ControllerMutation"),
+    /** {@code connection_creation_rate}: connections accepted from one IP per second (KIP-612). */
+    CONNECTION_CREATION("ConnectionCreation");
 
     private final String apacheName;
 

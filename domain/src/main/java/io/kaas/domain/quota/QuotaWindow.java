@@ -23,4 +23,12 @@ public record QuotaWindow(int samples, long sampleMs) {
     public double maxValueInWindow(double bound) {
         return bound * (samples - 1) * sampleMs / 1_000d;
     }
+
+    /**
+     * The most a {@link TokenBucket} holds for {@code bound} per second: the whole window's worth (Apache's
+     * {@code TokenBucket} burst, {@code samples * window * bound}).
+     */
+    public double burst(double bound) {
+        return bound * samples * sampleMs / 1_000d;
+    }
 }

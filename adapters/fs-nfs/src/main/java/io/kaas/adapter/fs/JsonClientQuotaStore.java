@@ -12,13 +12,15 @@ import java.util.TreeMap;
 
 /**
  * {@code __cluster/client-quotas.json}: a format version and a list of entities, each with its parts as on the
- * wire ({@code {"type": "client-id", "name": "app"}}, a null name for the type's default entity) and its values
+ * wire ({@code {"type": "client-id", "name": "app"}}, {@code {"type": "ip", "name": "10.0.0.1"}}, a null name for
+ * the type's default entity) and its values
  * under Apache's config names. Written whole with temp + fsync + rename.
  */
 public final class JsonClientQuotaStore implements ClientQuotaStore {
     static final int FORMAT_VERSION = 1;
     private static final String USER = "user";
     private static final String CLIENT_ID = "client-id";
+    private static final String IP = "ip";
 
     private final Path file;
     private final JsonFiles files;
@@ -35,18 +37,28 @@ public final class JsonClientQuotaStore implements ClientQuotaStore {
 
     @Override
     public void write(StoredClientQuotas quotas) {
-        files.write(file, new QuotasFile(FORMAT_VERSION, quotas.entities().entrySet().stream()
-                .map(e -> EntityEntry.of(e.getKey(), e.getValue()))
-                .toList()));
+        List<EntityEntry> entries = new ArrayList<>();
+        quotas.entities().forEach((entity, values) -> entries.add(EntityEntry.of(entity, values)));
+        quotas.ips().forEach((ip, values) -> entries.add(new EntityEntry(List.of(new Part(IP, ip.value())),
+                new TreeMap<>(values))));
+        files.write(file, new QuotasFile(FORMAT_VERSION, entries));
     }
 
     record QuotasFile(int version, List<EntityEntry> quotas) {
         StoredClientQuotas toQuotas() {
             Map<QuotaEntity, Map<String, Double>> entities = new LinkedHashMap<>();
+            Map<QuotaEntity.Name, Map<String, Double>> ips = new LinkedHashMap<>();
             if (quotas != null) {
-                quotas.forEach(q -> entities.put(q.toEntity(), q.values == null ? Map.of() : q.values));
+                for (EntityEntry q : quotas) {
+                    Map<String, Double> values = q.values == null ? Map.of() : q.values;
+                    if (q.isIp()) {
+                        ips.put(QuotaEntity.Name.orDefault(q.entity.get(0).name), values);
+                    } else {
+                        entities.put(q.toEntity(), values);
+                    }
+                }
             }
-            return new StoredClientQuotas(entities);
+            return new StoredClientQuotas(entities, ips);
         }
     }
 
@@ -60,6 +72,11 @@ public final class JsonClientQuotaStore implements ClientQuotaStore {
                 parts.add(new Part(CLIENT_ID, entity.clientId().value()));
             }
             return new EntityEntry(parts, new TreeMap<>(values));
+        }
+
+        /** An IP entity: one part, of type ip (Apache combines an IP with nothing else). */
+        boolean isIp() {
+            return entity.size() == 1 && IP.equals(entity.get(0).type);
         }
 
         QuotaEntity toEntity() {

@@ -83,8 +83,10 @@ public final class KafkaApis {
                 .serve(ApiKeys.OFFSET_COMMIT, 0, 9, new OffsetCommitHandler(uc.groups(), access))
                 .serve(ApiKeys.OFFSET_FETCH, 0, 9, new OffsetFetchHandler(uc.groups(), access))
                 .serve(ApiKeys.FIND_COORDINATOR, 0, 4, new FindCoordinatorHandler(uc.cluster(), access))
-                .serveBlocking(ApiKeys.CREATE_TOPICS, 0, 7, new CreateTopicsHandler(uc.topics(), uc.configs(), access))
-                .serveBlocking(ApiKeys.DELETE_TOPICS, 0, 6, new DeleteTopicsHandler(uc.topics(), access))
+                .serveBlocking(ApiKeys.CREATE_TOPICS, 0, 7, new CreateTopicsHandler(uc.topics(), uc.configs(), access,
+                        uc.quotaEnforcement()))
+                .serveBlocking(ApiKeys.DELETE_TOPICS, 0, 6, new DeleteTopicsHandler(uc.topics(), access,
+                        uc.quotaEnforcement()))
                 .serve(ApiKeys.DELETE_RECORDS, 0, 2, new DeleteRecordsHandler(uc.deleteRecords(), access))
                 .serve(ApiKeys.INIT_PRODUCER_ID, 0, 4,
                         new InitProducerIdHandler(uc.producerIds(), uc.transactions(), access))
@@ -99,7 +101,8 @@ public final class KafkaApis {
                 .serve(ApiKeys.DESCRIBE_CONFIGS, 0, 4, new DescribeConfigsHandler(uc.configs(), access))
                 .serveBlocking(ApiKeys.ALTER_CONFIGS, 0, 2, new AlterConfigsHandler(uc.configs(), access))
                 .serve(ApiKeys.DESCRIBE_LOG_DIRS, 0, 4, new DescribeLogDirsHandler(uc.logDirs(), access))
-                .serveBlocking(ApiKeys.CREATE_PARTITIONS, 0, 3, new CreatePartitionsHandler(uc.topics(), access))
+                .serveBlocking(ApiKeys.CREATE_PARTITIONS, 0, 3, new CreatePartitionsHandler(uc.topics(), access,
+                        uc.quotaEnforcement()))
                 .serveBlocking(ApiKeys.INCREMENTAL_ALTER_CONFIGS, 0, 1,
                         new IncrementalAlterConfigsHandler(uc.configs(), access))
                 .serve(ApiKeys.JOIN_GROUP, 0, 9, new JoinGroupHandler(uc.groups(), access))

@@ -151,6 +151,9 @@ public final class KafkaServer implements AutoCloseable {
                     protected void initChannel(SocketChannel ch) {
                         metrics.connectionOpened(listener.name());
                         ch.closeFuture().addListener(closed -> metrics.connectionClosed(listener.name()));
+                        if (overIpQuota(ch, listener)) {
+                            return;
+                        }
                         if (settings.connectionsMaxIdleMs() > 0) {
                             ch.pipeline().addLast("idle", new IdleStateHandler(0, 0,
                                     settings.connectionsMaxIdleMs(), TimeUnit.MILLISECONDS));
@@ -176,6 +179,26 @@ public final class KafkaServer implements AutoCloseable {
                     }
                 });
         return bootstrap.bind(settings.host(), listener.port()).sync().channel();
+    }
+
+    /**
+     * KIP-612, as Apache's acceptor: a connection over its IP's {@code connection_creation_rate} is not served (not
+     * read, no handler) and is closed once its throttle has passed, so a client reconnecting at once is slowed down.
+     */
+    private static boolean overIpQuota(SocketChannel ch, WireListener listener) {
+        InetSocketAddress remote = ch.remoteAddress();
+        if (remote == null || remote.getAddress() == null) {
+            return false;
+        }
+        int throttleMs = listener.registry().quotas().connectionCreation(remote.getAddress().getHostAddress());
+        if (throttleMs <= 0) {
+            return false;
+        }
+        LOG.debug("connection from {} is over its IP's connection creation rate: closing it in {} ms", remote,
+                throttleMs);
+        ch.config().setAutoRead(false);
+        ch.eventLoop().schedule(() -> ch.close(), throttleMs, TimeUnit.MILLISECONDS);
+        return true;
     }
 
     private static ServerBootstrap socketBuffers(ServerBootstrap bootstrap, WireSettings settings) {

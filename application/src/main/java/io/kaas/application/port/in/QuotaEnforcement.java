@@ -29,6 +29,16 @@ public interface QuotaEnforcement {
         public int request(String user, String clientId, long handlerNanos) {
             return 0;
         }
+
+        @Override
+        public MutationQuota controllerMutation(String user, String clientId, boolean strict) {
+            return MutationQuota.UNBOUNDED;
+        }
+
+        @Override
+        public int connectionCreation(String ip) {
+            return 0;
+        }
     };
 
     /** {@code producer_byte_rate}: charges a Produce request's size. */
@@ -45,4 +55,18 @@ public interface QuotaEnforcement {
 
     /** {@code request_percentage}: charges the time the broker's threads spent handling a request. */
     int request(String user, String clientId, long handlerNanos);
+
+    /**
+     * {@code controller_mutation_rate}: the quota one topic-mutating request charges as it goes.
+     *
+     * @param strict whether the request's version can carry THROTTLING_QUOTA_EXCEEDED (CreateTopics v6+,
+     *               CreatePartitions v3+, DeleteTopics v5+): then topics over the quota are refused, else only throttled
+     */
+    MutationQuota controllerMutation(String user, String clientId, boolean strict);
+
+    /**
+     * {@code connection_creation_rate} (KIP-612): records a connection accepted from {@code ip} (its address literal)
+     * and answers 0 to serve it, or how long to hold it unserved before closing it, in milliseconds.
+     */
+    int connectionCreation(String ip);
 }

@@ -23,19 +23,42 @@ public interface TopicAdminUseCase {
      * existence, partitions, replica assignment, configs, the partition limit) and creates nothing.
      * A failed creation leaves nothing behind; one that timed out may still complete, as in Apache.
      *
+     * <p>Each write charges the partitions it creates or deletes to {@code quota} once the request passed every
+     * other check, as Apache's controller does (a validation too); a topic the quota refuses gets
+     * {@link MutationQuota#EXCEEDED} and is left as it was.
+     *
      * @param timeoutMs how long to wait for the topic to be served (CreateTopics' {@code timeout_ms})
+     * @param quota     the requesting client's {@code controller_mutation_rate}
      */
-    CompletionStage<CreateResult> create(CreateCommand command, long timeoutMs);
+    CompletionStage<CreateResult> create(CreateCommand command, long timeoutMs, MutationQuota quota);
+
+    /** A creation no quota applies to (the broker's own, an auto-creation). */
+    default CompletionStage<CreateResult> create(CreateCommand command, long timeoutMs) {
+        return create(command, timeoutMs, MutationQuota.UNBOUNDED);
+    }
 
     /**
-     * Grows a topic to {@code command.count()} partitions (CreatePartitions). Never shrinks; the same
-     * count is INVALID_PARTITIONS, as in Apache. New partitions start empty.
+     * Grows a topic to {@code command.count()} partitions (CreatePartitions), charging the partitions added.
+     * Never shrinks; the same count is INVALID_PARTITIONS, as in Apache. New partitions start empty.
      */
-    CompletionStage<Outcome> createPartitions(CreatePartitionsCommand command, long timeoutMs);
+    CompletionStage<Outcome> createPartitions(CreatePartitionsCommand command, long timeoutMs, MutationQuota quota);
 
-    CompletionStage<DeleteResult> deleteByName(String name, long timeoutMs);
+    default CompletionStage<Outcome> createPartitions(CreatePartitionsCommand command, long timeoutMs) {
+        return createPartitions(command, timeoutMs, MutationQuota.UNBOUNDED);
+    }
 
-    CompletionStage<DeleteResult> deleteById(UUID id, long timeoutMs);
+    /** Deletes a topic, charging its partitions to {@code quota} once it is found. */
+    CompletionStage<DeleteResult> deleteByName(String name, long timeoutMs, MutationQuota quota);
+
+    default CompletionStage<DeleteResult> deleteByName(String name, long timeoutMs) {
+        return deleteByName(name, timeoutMs, MutationQuota.UNBOUNDED);
+    }
+
+    CompletionStage<DeleteResult> deleteById(UUID id, long timeoutMs, MutationQuota quota);
+
+    default CompletionStage<DeleteResult> deleteById(UUID id, long timeoutMs) {
+        return deleteById(id, timeoutMs, MutationQuota.UNBOUNDED);
+    }
 
     Optional<Topic> byName(String name);
 

@@ -6,6 +6,8 @@ import io.kaas.adapter.wire.mapping.Access;
 import io.kaas.adapter.wire.mapping.ConfigMapping;
 import io.kaas.adapter.wire.mapping.TopicIdMapping;
 import io.kaas.application.port.in.ConfigUseCase;
+import io.kaas.application.port.in.MutationQuota;
+import io.kaas.application.port.in.QuotaEnforcement;
 import io.kaas.application.port.in.TopicAdminUseCase;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.security.AclOperation;
@@ -30,19 +32,28 @@ import org.apache.kafka.common.requests.CreateTopicsResponse;
  * v5 a created topic's result lists every config it has, with its source, as Apache does. The topics
  * are created side by side, each waiting at most the request's timeout to be served; the response
  * lists them in request order.
+ *
+ * <p>Each topic's partitions are charged to the client's {@code controller_mutation_rate} (KIP-599): from v6 a topic
+ * over the quota gets THROTTLING_QUOTA_EXCEEDED, before that it is created and the client only throttled; the
+ * throttle goes into {@code throttle_time_ms}.
  */
 public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest> {
     /** A single writer per partition: every topic's true replication factor. */
     private static final short REPLICATION_FACTOR = 1;
+    /** The first version that can carry THROTTLING_QUOTA_EXCEEDED: from it the quota is strict. */
+    private static final short STRICT_QUOTA_SINCE = 6;
 
     private final TopicAdminUseCase topics;
     private final ConfigUseCase configs;
     private final Access access;
+    private final QuotaEnforcement quotas;
 
-    public CreateTopicsHandler(TopicAdminUseCase topics, ConfigUseCase configs, Access access) {
+    public CreateTopicsHandler(TopicAdminUseCase topics, ConfigUseCase configs, Access access,
+                               QuotaEnforcement quotas) {
         this.topics = topics;
         this.configs = configs;
         this.access = access;
+        this.quotas = quotas;
     }
 
     @Override
@@ -52,6 +63,8 @@ public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest
         Set<String> answered = new HashSet<>();
         List<CompletableFuture<CreateTopicsResponseData.CreatableTopicResult>> results = new ArrayList<>();
         boolean createAny = access.cluster(context, AclOperation.CREATE);
+        MutationQuota quota = quotas.controllerMutation(context.user(), context.clientId(),
+                request.version() >= STRICT_QUOTA_SINCE);
         for (CreateTopicsRequestData.CreatableTopic topic : data.topics()) {
             if (duplicates.contains(topic.name())) {
                 if (answered.add(topic.name())) {
@@ -68,13 +81,13 @@ public final class CreateTopicsHandler implements ApiHandler<CreateTopicsRequest
             }
             boolean describable = access.topic(context, AclOperation.DESCRIBE_CONFIGS, topic.name());
             results.add(topics.create(new TopicAdminUseCase.CreateCommand(topic.name(), topic.numPartitions(),
-                    topic.replicationFactor(), assignments(topic), configs(topic), data.validateOnly()), data.timeoutMs())
+                    topic.replicationFactor(), assignments(topic), configs(topic), data.validateOnly()), data.timeoutMs(), quota)
                     .thenApply(result -> result.error() == KafkaError.NONE ? created(result.topic(), describable)
                             : failed(topic.name(), Errors.forCode(result.error().code()), result.message()))
                     .toCompletableFuture());
         }
         return CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).thenApply(all -> {
-            CreateTopicsResponseData response = new CreateTopicsResponseData();
+            CreateTopicsResponseData response = new CreateTopicsResponseData().setThrottleTimeMs(quota.throttleTimeMs());
             results.forEach(result -> response.topics().add(result.join()));
             return new CreateTopicsResponse(response);
         });

@@ -22,21 +22,23 @@ import org.apache.kafka.common.requests.AlterClientQuotasResponse;
 class AlterClientQuotasHandlerTest extends HandlerTestBase {
 
     @ServedVersionsTest(ApiKeys.ALTER_CLIENT_QUOTAS)
-    void aUsersQuotasGoWithTheUserADefaultClientIdsBesideItAndAnIpIsRefused(short version) {
+    void aUsersQuotasGoWithTheUserADefaultClientIdsAndAnIpsBesideItAndABadIpIsRefused(short version) {
         AlterClientQuotasResponseData data = alter(version, false,
                 entry("user", "alice", new OpData().setKey("producer_byte_rate").setValue(1024.0),
                         new OpData().setKey("request_percentage").setValue(12.5)),
                 entry("ip", "10.0.0.1", new OpData().setKey("connection_creation_rate").setValue(5.0)),
-                entry("client-id", null, new OpData().setKey("producer_byte_rate").setValue(2048.0)));
+                entry("client-id", null, new OpData().setKey("producer_byte_rate").setValue(2048.0)),
+                entry("ip", "10.0.0.1.5", new OpData().setKey("connection_creation_rate").setValue(5.0)));
 
-        assertThat(data.entries()).hasSize(3);
+        assertThat(data.entries()).hasSize(4);
         assertThat(data.entries().get(0).errorCode()).isZero();
         assertThat(data.entries().get(0).entity()).singleElement().satisfies(e -> {
             assertThat(e.entityType()).isEqualTo("user");
             assertThat(e.entityName()).isEqualTo("alice");
         });
-        assertThat(data.entries().get(1).errorCode()).isEqualTo(Errors.INVALID_REQUEST.code());
-        assertThat(data.entries().get(1).errorMessage()).contains("does not limit connection creation rates");
+        assertThat(data.entries().get(1).errorCode()).isZero();
+        assertThat(data.entries().get(3).errorCode()).isEqualTo(Errors.INVALID_REQUEST.code());
+        assertThat(data.entries().get(3).errorMessage()).isEqualTo("10.0.0.1.5 is not a valid IP or resolvable host.");
         assertThat(data.entries().get(2).errorCode()).isZero();
         assertThat(data.entries().get(2).entity()).singleElement()
                 .satisfies(e -> assertThat(e.entityName()).as("the default entity").isNull());
@@ -45,6 +47,8 @@ class AlterClientQuotasHandlerTest extends HandlerTestBase {
         assertThat(broker.clientQuotas().read().entities())
                 .containsExactly(Map.entry(QuotaEntity.clientId(QuotaEntity.Name.DEFAULT),
                         Map.of("producer_byte_rate", 2048.0)));
+        assertThat(broker.clientQuotas().read().ips())
+                .containsExactly(Map.entry(QuotaEntity.Name.of("10.0.0.1"), Map.of("connection_creation_rate", 5.0)));
     }
 
     @ServedVersionsTest(ApiKeys.ALTER_CLIENT_QUOTAS)
