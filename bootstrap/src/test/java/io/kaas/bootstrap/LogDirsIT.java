@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
@@ -39,8 +40,6 @@ import org.junit.jupiter.api.io.TempDir;
  * the consumer reads every record exactly once; a restart finds the partition where it moved.
  */
 class LogDirsIT {
-    private static final int RECORDS = 3_000;
-
     @TempDir
     Path volumes;
     private Path data;
@@ -91,25 +90,29 @@ class LogDirsIT {
         assertThat(replicaDir(admin, tp)).isEqualTo(path(data));
 
         AtomicReference<Throwable> failure = new AtomicReference<>();
-        AtomicBoolean halfway = new AtomicBoolean();
-        Thread producing = new Thread(() -> produce(topic, halfway, failure), "log-dirs-it-producer");
+        AtomicInteger produced = new AtomicInteger();
+        AtomicBoolean stop = new AtomicBoolean();
+        Thread producing = new Thread(() -> produce(topic, produced, stop, failure), "log-dirs-it-producer");
         List<String> consumed = new ArrayList<>();
         KafkaConsumer<byte[], byte[]> consumer = kaas.consumer();
         consumer.assign(List.of(tp));
         consumer.seekToBeginning(List.of(tp));
         producing.start();
-        await().atMost(EmbeddedKaas.DEFAULT_TIMEOUT).until(() -> poll(consumer, consumed) && halfway.get());
+        await().atMost(EmbeddedKaas.DEFAULT_TIMEOUT).until(() -> poll(consumer, consumed) && produced.get() >= 1_000);
 
         admin.alterReplicaLogDirs(Map.of(new TopicPartitionReplica(topic, 0, 0), path(bulk))).all().get();
         await().atMost(Duration.ofSeconds(60)).until(() -> poll(consumer, consumed)
                 && path(bulk).equals(replicaDir(admin, tp)) && !hasFuture(admin, tp));
+        int atSwitch = produced.get();
+        await().atMost(Duration.ofSeconds(60)).until(() -> poll(consumer, consumed) && produced.get() >= atSwitch + 500);
+        stop.set(true);
         producing.join(60_000);
         assertThat(failure.get()).as("the producer's failure").isNull();
-        await().atMost(EmbeddedKaas.DEFAULT_TIMEOUT).until(() -> poll(consumer, consumed)
-                && consumed.size() >= RECORDS);
+        int total = produced.get();
+        await().atMost(EmbeddedKaas.DEFAULT_TIMEOUT).until(() -> poll(consumer, consumed) && consumed.size() >= total);
 
         List<String> expected = new ArrayList<>();
-        for (int i = 0; i < RECORDS; i++) {
+        for (int i = 0; i < total; i++) {
             expected.add("record-" + i);
         }
         assertThat(consumed).containsExactlyElementsOf(expected);
@@ -121,7 +124,7 @@ class LogDirsIT {
         again.assign(List.of(tp));
         again.seekToBeginning(List.of(tp));
         List<String> reread = new ArrayList<>();
-        await().atMost(EmbeddedKaas.DEFAULT_TIMEOUT).until(() -> poll(again, reread) && reread.size() >= RECORDS);
+        await().atMost(EmbeddedKaas.DEFAULT_TIMEOUT).until(() -> poll(again, reread) && reread.size() >= total);
         assertThat(reread).containsExactlyElementsOf(expected);
     }
 
@@ -142,25 +145,26 @@ class LogDirsIT {
                 .isEqualTo(path(data));
     }
 
-    private void produce(String topic, AtomicBoolean halfway, AtomicReference<Throwable> failure) {
+    /** Produces numbered records, acknowledged 20 at a time, until told to stop; counts the acknowledged ones. */
+    private void produce(String topic, AtomicInteger produced, AtomicBoolean stop, AtomicReference<Throwable> failure) {
         try (KafkaProducer<byte[], byte[]> producer = kaas.producer(Map.of(ProducerConfig.ACKS_CONFIG, "all",
                 ProducerConfig.LINGER_MS_CONFIG, 2, ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true))) {
-            for (int i = 0; i < RECORDS; i++) {
+            int sent = 0;
+            for (int i = 0; !stop.get(); i++) {
+                sent = i + 1;
                 producer.send(new ProducerRecord<>(topic, 0, null, ("record-" + i).getBytes(StandardCharsets.UTF_8)),
                         (metadata, e) -> {
                             if (e != null) {
                                 failure.compareAndSet(null, e);
                             }
                         });
-                if (i == RECORDS / 2) {
+                if (i % 20 == 19) {
                     producer.flush();
-                    halfway.set(true);
-                }
-                if (i % 100 == 0) {
-                    Thread.onSpinWait();
+                    produced.set(sent);
                 }
             }
             producer.flush();
+            produced.set(sent);
         } catch (RuntimeException e) {
             failure.compareAndSet(null, e);
         }
