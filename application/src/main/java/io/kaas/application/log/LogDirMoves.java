@@ -61,6 +61,9 @@ final class LogDirMoves {
         if (to.isEmpty()) {
             return KafkaError.LOG_DIR_NOT_FOUND;
         }
+        if (!online(to.get())) {
+            return KafkaError.KAFKA_STORAGE_ERROR; // Apache's answer for an offline log dir
+        }
         if (!logs.containsKey(tp)) {
             placements.prefer(tp, to.get());
             return KafkaError.REPLICA_NOT_AVAILABLE;
@@ -68,6 +71,16 @@ final class LogDirMoves {
         targets.put(tp, to.get());
         mover.execute(() -> moveToTarget(tp, swap));
         return KafkaError.NONE;
+    }
+
+    /** Whether a member's root is there: a volume that went away (an unmounted member) is offline. */
+    private boolean online(String member) {
+        try {
+            return placements.fs().isDirectory(placements.dirs().root(member));
+        } catch (IOException e) {
+            LOG.warn("log dir {} cannot be reached", member, e);
+            return false;
+        }
     }
 
     /** The copy a running move is making. */

@@ -58,8 +58,9 @@ public interface LogEngine extends AutoCloseable {
     /**
      * AlterReplicaLogDirs for one partition: moves its log to the log dir whose path is {@code destination}, in the
      * background; returns at once. NONE when the move started or the log is there already, LOG_DIR_NOT_FOUND for a
-     * path that is no log dir, REPLICA_NOT_AVAILABLE when the partition's log is not open here (a partition created
-     * later is then placed in that dir, as Apache does).
+     * path that is no log dir, KAFKA_STORAGE_ERROR when that dir is offline (its directory is gone),
+     * REPLICA_NOT_AVAILABLE when the partition's log is not open here (a partition created later is then placed in
+     * that dir, as Apache does).
      *
      * @param swap how the move's last step replaces the served log
      */

@@ -40,9 +40,16 @@ class LogDirMoveTest {
     private final Random random = new Random(7);
     private EngineFixture fixture = fixture();
 
+    /** Log dirs as the broker starts them: every member's directory there. */
     private static EngineFixture fixture() {
         EngineFixture f = new EngineFixture();
         f.logDirs = LogDirectories.of(EngineFixture.ROOT, Map.of("bulk", BULK));
+        try {
+            f.sim.createDirectories(EngineFixture.ROOT);
+            f.sim.createDirectories(BULK);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         return f;
     }
 
@@ -111,7 +118,7 @@ class LogDirMoveTest {
     }
 
     @Test
-    void theAnswersOfAlterReplicaLogDirs() {
+    void theAnswersOfAlterReplicaLogDirs() throws IOException {
         Served served = new Served(fixture.open(TOPIC, 0));
         DiskLogEngine engine = fixture.engine();
 
@@ -121,6 +128,10 @@ class LogDirMoveTest {
                 .isEqualTo(KafkaError.REPLICA_NOT_AVAILABLE);
         fixture.mover.runAll();
         assertThat(engine.logDirOf(P0)).contains("/data");
+
+        fixture.sim.delete(BULK); // unmounted: offline
+        assertThat(engine.moveLog(P0, "/vols/bulk", served)).isEqualTo(KafkaError.KAFKA_STORAGE_ERROR);
+        fixture.sim.createDirectories(BULK);
 
         fixture.open(TOPIC, 1); // the fewest-partitions rule would choose bulk...
         fixture.open(TOPIC, 2); // ...and then the data directory
