@@ -14,6 +14,8 @@ import io.kaas.domain.security.KafkaPrincipal;
 import io.kaas.domain.security.SslPrincipalMapping;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -37,7 +39,9 @@ import java.util.function.Function;
  *                          an ephemeral one)
  * @param advertisedHost    {@code KAAS_ADVERTISED_HOST}: host clients are told to connect to (the bind host)
  * @param storage           {@code KAAS_STORAGE}: {@code disk} or {@code memory} (disk)
- * @param dataDir           {@code KAAS_DATA_DIR}: the data directory (./kaas-data)
+ * @param dataDir           {@code KAAS_DATA_DIR}: the data directory (./kaas-data), the log dir {@code default}
+ * @param logDirs           {@code KAAS_LOG_DIRS}: the other log dirs by name, in the order given
+ *                          ({@link LogDirsSetting}; none by default)
  * @param brokerId          {@code KAAS_BROKER_ID}: this broker's node id (0)
  * @param rack              {@code KAAS_BROKER_RACK}: this broker's rack, e.g. its zone (none)
  * @param clusterId         {@code KAAS_CLUSTER_ID}: fixes the cluster id instead of minting one
@@ -98,7 +102,7 @@ import java.util.function.Function;
  * @param logging           {@code KAAS_LOG_LEVEL} and {@code KAAS_LOG_FORMAT} ({@link LoggingSettings})
  */
 public record BrokerConfig(String bindHost, int port, List<ListenerConfig> listeners, int healthPort, String advertisedHost, Storage storage, Path dataDir,
-                           int brokerId, Optional<String> rack, Optional<String> clusterId, boolean autoCreateTopics,
+                           Map<String, Path> logDirs, int brokerId, Optional<String> rack, Optional<String> clusterId, boolean autoCreateTopics,
                            int defaultPartitions,
                            int messageMaxBytes, int maxFrameBytes, int ioThreads, int socketSendBufferBytes,
                            int socketReceiveBufferBytes, long connectionsMaxIdleMs, LogConfig logDefaults,
@@ -111,6 +115,7 @@ public record BrokerConfig(String bindHost, int port, List<ListenerConfig> liste
 
     public BrokerConfig {
         listeners = List.copyOf(listeners);
+        logDirs = Collections.unmodifiableMap(new LinkedHashMap<>(logDirs));
         explicitlySet = Set.copyOf(explicitlySet);
     }
 
@@ -125,6 +130,7 @@ public record BrokerConfig(String bindHost, int port, List<ListenerConfig> liste
         List<ListenerConfig> listeners = listeners(env, r, port);
         int brokerId = cluster.map(c -> ClusterSettings.ordinalOf(c.podName())).orElseGet(
                 () -> r.integer("KAAS_BROKER_ID", 0, 0, Integer.MAX_VALUE));
+        Path dataDir = r.parse("KAAS_DATA_DIR", Path.of("kaas-data"), "a directory path", Path::of);
         BrokerConfig config = new BrokerConfig(
                 bindHost,
                 listeners.get(0).port(),
@@ -133,7 +139,8 @@ public record BrokerConfig(String bindHost, int port, List<ListenerConfig> liste
                 r.string("KAAS_ADVERTISED_HOST", cluster.map(ClusterSettings::podHost).orElse(bindHost)),
                 r.parse("KAAS_STORAGE", Storage.DISK, "disk or memory",
                         v -> Storage.valueOf(v.toUpperCase(Locale.ROOT))),
-                r.parse("KAAS_DATA_DIR", Path.of("kaas-data"), "a directory path", Path::of),
+                dataDir,
+                LogDirsSetting.parse(env.get(LogDirsSetting.VARIABLE), dataDir, r::problem),
                 brokerId,
                 Optional.ofNullable(env.get("KAAS_BROKER_RACK")).filter(s -> !s.isBlank()),
                 Optional.ofNullable(env.get("KAAS_CLUSTER_ID")).filter(s -> !s.isBlank()),
@@ -219,6 +226,13 @@ public record BrokerConfig(String bindHost, int port, List<ListenerConfig> liste
         }
         if (cluster.isPresent() && config.storage() != Storage.DISK) {
             r.problem("KAAS_STORAGE=memory: a cluster's brokers share one volume; use disk storage with MY_POD_NAME set");
+        }
+        if (!config.logDirs().isEmpty() && config.storage() != Storage.DISK) {
+            r.problem(LogDirsSetting.VARIABLE + " needs disk storage: KAAS_STORAGE=memory keeps every log in the heap");
+        }
+        if (!config.logDirs().isEmpty() && cluster.isPresent()) {
+            r.problem(LogDirsSetting.VARIABLE + " is not served in a cluster yet: its brokers keep every partition on the"
+                    + " data volume (the operator creates and removes topic directories there only)");
         }
         if (cluster.isPresent() && env.containsKey("KAAS_BROKER_ID") && !env.get("KAAS_BROKER_ID").isBlank()
                 && !env.get("KAAS_BROKER_ID").trim().equals(Integer.toString(config.brokerId()))) {

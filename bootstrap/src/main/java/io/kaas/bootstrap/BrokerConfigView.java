@@ -1,5 +1,6 @@
 package io.kaas.bootstrap;
 
+import io.kaas.application.log.LogDirectories;
 import io.kaas.application.log.MemoryLogEngine;
 import io.kaas.domain.config.BrokerConfigs;
 import io.kaas.domain.config.ConfigType;
@@ -51,8 +52,9 @@ final class BrokerConfigView {
                             + " (KAAS_ADVERTISED_HOST, KAAS_PORT or KAAS_LISTENERS).",
                     "KAAS_ADVERTISED_HOST", "KAAS_BIND_HOST", "KAAS_PORT", "KAAS_LISTENERS"),
             new Row("log.dirs", ConfigType.STRING, BrokerConfigView::logDir,
-                    "Where partition logs live: the data directory (KAAS_DATA_DIR), or " + MemoryLogEngine.LOG_DIR
-                            + " with KAAS_STORAGE=memory.", "KAAS_DATA_DIR", "KAAS_STORAGE"),
+                    "Where partition logs live: the data directory (KAAS_DATA_DIR) and the other log dirs"
+                            + " (KAAS_LOG_DIRS), or " + MemoryLogEngine.LOG_DIR + " with KAAS_STORAGE=memory.",
+                    "KAAS_DATA_DIR", "KAAS_LOG_DIRS", "KAAS_STORAGE"),
             new Row("num.partitions", ConfigType.INT, BrokerConfig::defaultPartitions,
                     "Partitions of a topic created without a count, e.g. by auto-creation (KAAS_DEFAULT_PARTITIONS).",
                     "KAAS_DEFAULT_PARTITIONS"),
@@ -175,8 +177,11 @@ final class BrokerConfigView {
     }
 
     private static String logDir(BrokerConfig config) {
-        return config.storage() == BrokerConfig.Storage.MEMORY ? MemoryLogEngine.LOG_DIR
-                : config.dataDir().toAbsolutePath().toString();
+        if (config.storage() == BrokerConfig.Storage.MEMORY) {
+            return MemoryLogEngine.LOG_DIR;
+        }
+        LogDirectories dirs = LogDirectories.of(config.dataDir(), config.logDirs());
+        return dirs.names().stream().map(dirs::path).collect(Collectors.joining(","));
     }
 
     /**

@@ -52,6 +52,7 @@ import io.kaas.application.fetch.FetchSessions;
 import io.kaas.application.fetch.ListOffsetsService;
 import io.kaas.application.group.GroupCoordinatorService;
 import io.kaas.application.log.DiskLogEngine;
+import io.kaas.application.log.LogDirectories;
 import io.kaas.application.log.LogCleaner;
 import io.kaas.application.log.LogEngine;
 import io.kaas.application.log.MemoryLogEngine;
@@ -102,6 +103,7 @@ import io.kaas.domain.security.AclRules;
 import io.kaas.domain.topic.Topic;
 import io.kaas.domain.topic.TopicIds;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -110,6 +112,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -173,6 +177,20 @@ public final class KaasBroker implements AutoCloseable {
      * What this broker claims on the volume: the whole data directory standalone; in a cluster, where
      * every broker shares it, a directory of its own, so two processes with one pod name refuse to run.
      */
+    /** The log dirs, each created if missing: a member that cannot be is a startup failure naming it. */
+    private static LogDirectories logDirectories(BrokerConfig config, Filesystem fs) {
+        LogDirectories dirs = LogDirectories.of(config.dataDir(), config.logDirs());
+        for (String name : dirs.names()) {
+            try {
+                fs.createDirectories(dirs.root(name));
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot create log dir '" + name + "' at " + dirs.path(name) + ": "
+                        + e.getMessage(), e);
+            }
+        }
+        return dirs;
+    }
+
     private static Path lockedDirectory(BrokerConfig config) {
         return config.cluster().map(c -> config.dataDir().resolve(DataLayout.CLUSTER_DIR).resolve("brokers")
                 .resolve(c.podName())).orElse(config.dataDir());
@@ -231,9 +249,16 @@ public final class KaasBroker implements AutoCloseable {
         FetchSessions fetchSessions = new FetchSessions(config.fetchSessionCacheSlots(),
                 FetchSessionCache.DEFAULT_EVICTION_MS, clock, () -> ThreadLocalRandom.current().nextInt());
         boolean clustered = config.cluster().isPresent();
+        // Moves between log dirs copy whole partitions: one at a time, on their own thread, off the I/O threads.
+        ExecutorService logDirMover = Executors.newSingleThreadExecutor(task -> {
+            Thread thread = new Thread(task, "kaas-log-dir-mover");
+            thread.setDaemon(true);
+            return thread;
+        });
         LogEngine engine = disk
                 ? new DiskLogEngine(new DiskLogEngine.Settings(config.dataDir(), 0, config.fsyncMaxLatencyMs(),
-                        DiskLogEngine.DEFAULT_CHECKPOINT_INTERVAL_BYTES, clustered, metrics), fs, codec, io, scheduler, clock, purgatory)
+                        DiskLogEngine.DEFAULT_CHECKPOINT_INTERVAL_BYTES, clustered, metrics),
+                        logDirectories(config, fs), logDirMover, fs, codec, io, scheduler, clock, purgatory)
                 : new MemoryLogEngine(purgatory);
         Optional<ClusterRuntime> runtime = config.cluster().map(c -> ClusterRuntime.prepare(c, clusterId,
                 new ClusterUseCase.Broker(config.brokerId(), config.advertisedHost(), config.port(),
@@ -295,7 +320,7 @@ public final class KaasBroker implements AutoCloseable {
         List<Runnable> stopSequence = new ArrayList<>();
         runtime.ifPresent(r -> stopSequence.add(r::close));
         stopSequence.addAll(List.of(credentials::close, transactions::close, groups::close, producerExpiry::close,
-                retention::close, () -> logCleaner.ifPresent(LogCleanerThread::close), engine::close, scheduler::close, io::shutdown));
+                retention::close, () -> logCleaner.ifPresent(LogCleanerThread::close), logDirMover::shutdownNow, engine::close, scheduler::close, io::shutdown));
         KafkaServer server;
         HealthServer health;
         try {

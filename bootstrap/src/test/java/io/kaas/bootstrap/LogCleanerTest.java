@@ -3,7 +3,7 @@ package io.kaas.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.adapter.fs.JacksonCodec;
-import io.kaas.adapter.fs.sim.ForwardingFilesystem;
+import io.kaas.adapter.fs.sim.CrashingFilesystem;
 import io.kaas.adapter.fs.sim.SimulatedFilesystem;
 import io.kaas.adapter.wire.codec.KafkaCompactionRecords;
 import io.kaas.application.fake.ManualClock;
@@ -18,7 +18,6 @@ import io.kaas.application.port.out.Pacer;
 import io.kaas.domain.config.TopicConfig;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.topic.Topic;
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -134,8 +133,8 @@ class LogCleanerTest {
             boolean crashed;
             try {
                 cleaning.cleaner(new KafkaCompactionRecords(), Pacer.UNLIMITED, 1000).cleanDueLogs();
-                crashed = crashing.crashed;
-            } catch (Crash c) {
+                crashed = crashing.crashed();
+            } catch (CrashingFilesystem.Crash c) {
                 crashed = true;
             }
             if (crashed) {
@@ -236,84 +235,5 @@ class LogCleanerTest {
 
     private static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
-    }
-
-    /** The process dies. */
-    private static final class Crash extends RuntimeException {
-        Crash() {
-            super("simulated process death");
-        }
-    }
-
-    /** Kills the process at its {@code crashAt}-th changing call: the call does not happen. */
-    private static final class CrashingFilesystem extends ForwardingFilesystem {
-        private final int crashAt;
-        private int calls;
-        private boolean armed;
-        boolean crashed;
-
-        CrashingFilesystem(Filesystem fs, int crashAt) {
-            super(fs);
-            this.crashAt = crashAt;
-        }
-
-        /** Counts calls from now on. */
-        void arm() {
-            armed = true;
-        }
-
-        private void step() {
-            if (armed && (crashed || ++calls == crashAt)) {
-                crashed = true;
-                throw new Crash();
-            }
-        }
-
-        @Override
-        protected FileHandle wrap(Path file, FileHandle handle) {
-            return new ForwardingHandle(handle) {
-                @Override
-                public void write(ByteBuffer src, long position) throws IOException {
-                    step();
-                    handle.write(src, position);
-                }
-
-                @Override
-                public void force() throws IOException {
-                    step();
-                    handle.force();
-                }
-
-                @Override
-                public void truncate(long size) throws IOException {
-                    step();
-                    handle.truncate(size);
-                }
-            };
-        }
-
-        @Override
-        public boolean createExclusive(Path file) throws IOException {
-            step();
-            return delegate.createExclusive(file);
-        }
-
-        @Override
-        public void rename(Path from, Path to) throws IOException {
-            step();
-            delegate.rename(from, to);
-        }
-
-        @Override
-        public void delete(Path file) throws IOException {
-            step();
-            delegate.delete(file);
-        }
-
-        @Override
-        public void fsyncDirectory(Path dir) throws IOException {
-            step();
-            delegate.fsyncDirectory(dir);
-        }
     }
 }

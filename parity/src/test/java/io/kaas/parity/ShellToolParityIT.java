@@ -50,6 +50,8 @@ class ShellToolParityIT {
         pb.environment().put("KAAS_PORT", Integer.toString(port));
         pb.environment().put("KAAS_HEALTH_PORT", "0");
         pb.environment().put("KAAS_DATA_DIR", WORK.resolve("data").toString());
+        // a second log dir: partitions spread over both, and kafka-reassign-partitions-log-dirs moves one across
+        pb.environment().put("KAAS_LOG_DIRS", "bulk=" + WORK.resolve("bulk"));
         pb.environment().put("KAAS_GROUP_INITIAL_REBALANCE_DELAY_MS", "0");
         // ACLs evaluated, as on a secured Apache broker, with the tools' principal (ANONYMOUS: no SASL here) a
         // super user: every tool works, and kafka-acls manages ACLs instead of hearing "No Authorizer is configured".

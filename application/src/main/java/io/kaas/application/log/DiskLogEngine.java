@@ -7,21 +7,25 @@ import io.kaas.application.port.out.Pacer;
 import io.kaas.application.port.out.Filesystem;
 import io.kaas.application.port.out.JsonCodec;
 import io.kaas.application.port.out.Scheduler;
+import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.topic.Topic;
 import io.kaas.domain.topic.TopicPartition;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Partition logs in segment files under {@code <data>/<topic>/<partition>/}, on the
+ * Partition logs in segment files under {@code <log dir>/<topic>/<partition>/}, on the
  * {@link Filesystem} port. Opening a partition runs its recovery; closing persists what the next
- * open needs to skip most of it.
+ * open needs to skip most of it. Each partition lives in one of the log dirs, as its placement says
+ * ({@link PartitionPlacements}), and moves between them on request ({@link LogDirMoves}).
  */
 public final class DiskLogEngine implements LogEngine {
     private static final Logger LOG = LoggerFactory.getLogger(DiskLogEngine.class);
@@ -37,6 +41,8 @@ public final class DiskLogEngine implements LogEngine {
     private final Clock clock;
     private final AppendListener listener;
     private final Map<TopicPartition, DiskPartitionLog> logs = new ConcurrentHashMap<>();
+    private final PartitionPlacements placements;
+    private final LogDirMoves moves;
 
     /**
      * @param root              the data directory
@@ -66,10 +72,22 @@ public final class DiskLogEngine implements LogEngine {
     }
 
     /**
+     * An engine whose one log dir is the data directory; moves between log dirs run on {@code io}.
+     *
      * @param io runs fsyncs and the other slow file work; each partition uses at most one thread at a time
      */
     public DiskLogEngine(Settings settings, Filesystem fs, JsonCodec codec, Executor io, Scheduler scheduler, Clock clock,
                          AppendListener listener) {
+        this(settings, LogDirectories.single(settings.root()), io, fs, codec, io, scheduler, clock, listener);
+    }
+
+    /**
+     * @param dirs  the log dirs; the first, {@link LogDirectories#DEFAULT}, is {@code settings.root()}
+     * @param mover runs the moves between log dirs (AlterReplicaLogDirs): long copies, off the I/O threads
+     * @param io    runs fsyncs and the other slow file work; each partition uses at most one thread at a time
+     */
+    public DiskLogEngine(Settings settings, LogDirectories dirs, Executor mover, Filesystem fs, JsonCodec codec,
+                         Executor io, Scheduler scheduler, Clock clock, AppendListener listener) {
         this.settings = settings;
         this.fs = fs;
         this.codec = codec;
@@ -77,6 +95,8 @@ public final class DiskLogEngine implements LogEngine {
         this.scheduler = scheduler;
         this.clock = clock;
         this.listener = listener;
+        this.placements = new PartitionPlacements(dirs, fs, codec);
+        this.moves = new LogDirMoves(placements, logs, this::openPlaced, mover);
     }
 
     @Override
@@ -86,16 +106,19 @@ public final class DiskLogEngine implements LogEngine {
 
     @Override
     public PartitionLog takeOver(Topic topic, TopicPartition partition, LogConfig config, int leaderEpoch) {
-        return logs.computeIfAbsent(partition, tp -> {
-            PartitionFiles files = PartitionFiles.of(settings.root(), tp);
-            try {
-                PartitionRecovery.Recovered recovered = new PartitionRecovery(fs, codec, files, config)
-                        .open(leaderEpoch, clock.nowMs());
-                return new DiskPartitionLog(tp, files, fs, codec, io, scheduler, listener, settings, config, recovered);
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot open the log of " + tp, e);
-            }
-        });
+        return logs.computeIfAbsent(partition, tp -> openPlaced(tp, config, leaderEpoch));
+    }
+
+    /** Opens a partition's log in the log dir its placement names (placing a new partition first). */
+    private DiskPartitionLog openPlaced(TopicPartition tp, LogConfig config, int leaderEpoch) {
+        try {
+            PartitionFiles files = placements.files(placements.resolve(tp), tp);
+            PartitionRecovery.Recovered recovered = new PartitionRecovery(fs, codec, files, config)
+                    .open(leaderEpoch, clock.nowMs());
+            return new DiskPartitionLog(tp, files, fs, codec, io, scheduler, listener, settings, config, recovered);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open the log of " + tp + ": " + e.getMessage(), e);
+        }
     }
 
     @Override
@@ -124,14 +147,30 @@ public final class DiskLogEngine implements LogEngine {
         if (log != null) {
             log.abandon();
         }
-        Path dir = PartitionFiles.of(settings.root(), tp).dir();
+        moves.cleanUpNow(tp);
+        Path dir = placements.files(LogDirectories.DEFAULT, tp).dir();
         try {
+            placements.delete(tp);
             for (String name : fs.list(dir)) {
                 fs.delete(dir.resolve(name));
             }
             fs.delete(dir);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot delete the log of " + tp, e);
+        }
+    }
+
+    /** Closes and removes the topic's partition logs, and its directory in every other log dir. */
+    @Override
+    public void delete(Topic topic) {
+        LogEngine.super.delete(topic);
+        LogDirectories dirs = placements.dirs();
+        try {
+            for (String member : dirs.names().subList(1, dirs.names().size())) {
+                fs.deleteTree(dirs.root(member).resolve(topic.name()));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete the directories of topic " + topic.name(), e);
         }
     }
 
@@ -145,8 +184,12 @@ public final class DiskLogEngine implements LogEngine {
     }
 
     @Override
-    public LogDir logDir() {
-        Path root = settings.root().toAbsolutePath();
+    public List<LogDir> logDirs() {
+        LogDirectories dirs = placements.dirs();
+        return dirs.names().stream().map(dirs::root).map(this::measure).toList();
+    }
+
+    private LogDir measure(Path root) {
         try {
             Filesystem.Space space = fs.space(root);
             return new LogDir(root.toString(), space.totalBytes(), space.usableBytes());
@@ -154,6 +197,21 @@ public final class DiskLogEngine implements LogEngine {
             LOG.warn("cannot read the free space of {}", root, e);
             return new LogDir(root.toString(), LogDir.UNKNOWN, LogDir.UNKNOWN);
         }
+    }
+
+    @Override
+    public Optional<String> logDirOf(TopicPartition partition) {
+        return logs.containsKey(partition) ? placements.of(partition).map(placements.dirs()::path) : Optional.empty();
+    }
+
+    @Override
+    public Optional<FutureLog> futureLogOf(TopicPartition partition) {
+        return moves.future(partition);
+    }
+
+    @Override
+    public KafkaError moveLog(TopicPartition partition, String destination, LogSwap swap) {
+        return moves.request(partition, destination, swap);
     }
 
     @Override

@@ -14,6 +14,7 @@ import io.kaas.domain.log.LogOffsets;
 import io.kaas.domain.topic.TopicPartition;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
@@ -253,16 +254,65 @@ final class DiskPartitionLog extends ProducerTrackingLog {
      * an end-of-log checkpoint and the manifest, then close the handles.
      */
     void close() throws IOException {
-        synchronized (this) {
-            if (!segments.markClosed()) {
-                return;
-            }
+        if (!markClosed()) {
+            return;
         }
+        try {
+            persistForClose();
+        } finally {
+            segments.closeHandles();
+        }
+    }
+
+    /**
+     * The switch of a move between log dirs: closes the log as {@link #close} does, but leaves its handles open for
+     * the reads in flight ({@link #closeHandlesLater}); the segments it closed with. A log that cannot persist its
+     * state (stalled, or superseded) cannot be moved: an IOException says why.
+     */
+    List<Segment> closeForMove() throws IOException {
+        if (!markClosed()) {
+            throw new IOException("the log of " + partition.topicPartition() + " is closed already");
+        }
+        persistForClose();
+        String failed = committer.failure();
+        if (failed != null) {
+            throw new IOException(failed);
+        }
+        return segments.all();
+    }
+
+    /** Closes the handles a {@link #closeForMove} left open, once the reads that may use them are done. */
+    void closeHandlesLater(Runnable then) {
+        partition.scheduler().schedule(() -> {
+            segments.closeHandles();
+            then.run();
+        }, config.fileDeleteDelayMs());
+    }
+
+    /**
+     * The sealed segments, oldest first: every one but the active segment and those the committer has not sealed
+     * yet. Their files no longer change (a cleaning or retention replaces or removes them whole).
+     */
+    synchronized List<Segment> sealedSegments() {
+        List<Segment> all = segments.all();
+        return all.subList(0, all.size() - 1).stream().filter(s -> !committer.isSealing(s)).toList();
+    }
+
+    PartitionFiles files() {
+        return partition.files();
+    }
+
+    /** Marks the log closed, so appends are refused from now on; false when it was closed already. */
+    private synchronized boolean markClosed() {
+        return segments.markClosed();
+    }
+
+    /** Persists what the next open uses, unless the log stalled or was superseded. */
+    private void persistForClose() throws IOException {
         if (committer.failure() != null) {
             // Stalled: there is nothing it may persist, and its orphaned fsync may never return; waiting
             // for the I/O lock that fsync holds would hang the broker's shutdown on a dead NFS server.
             // (A close that starts before the fsync hangs still waits for it.)
-            segments.closeHandles();
             return;
         }
         TakeoverFence fence = partition.fence();
@@ -281,7 +331,6 @@ final class DiskPartitionLog extends ProducerTrackingLog {
             throw e;
         } finally {
             partition.ioLock().unlock();
-            segments.closeHandles();
         }
     }
 

@@ -1,7 +1,11 @@
 package io.kaas.application.log;
 
+import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.topic.Topic;
 import io.kaas.domain.topic.TopicPartition;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /** Creates, opens and removes partition logs: in memory, or on the {@code Filesystem} port. */
 public interface LogEngine extends AutoCloseable {
@@ -40,8 +44,27 @@ public interface LogEngine extends AutoCloseable {
         }
     }
 
-    /** The storage the logs live in, for DescribeLogDirs. */
-    LogDir logDir();
+    /** The log dirs the logs live in, for DescribeLogDirs: the data directory first. */
+    List<LogDir> logDirs();
+
+    /** The path of the log dir holding a partition's open log; empty when it is not open here. */
+    Optional<String> logDirOf(TopicPartition partition);
+
+    /** The copy of a partition's log a move to another log dir is making (Apache's future replica), if any. */
+    default Optional<FutureLog> futureLogOf(TopicPartition partition) {
+        return Optional.empty();
+    }
+
+    /**
+     * AlterReplicaLogDirs for one partition: moves its log to the log dir whose path is {@code destination}, in the
+     * background; returns at once. NONE when the move started or the log is there already, LOG_DIR_NOT_FOUND for a
+     * path that is no log dir, KAFKA_STORAGE_ERROR when that dir is offline (its directory is gone),
+     * REPLICA_NOT_AVAILABLE when the partition's log is not open here (a partition created later is then placed in
+     * that dir, as Apache does).
+     *
+     * @param swap how the move's last step replaces the served log
+     */
+    KafkaError moveLog(TopicPartition partition, String destination, LogSwap swap);
 
     /** Closes every open log. */
     @Override
@@ -56,5 +79,25 @@ public interface LogEngine extends AutoCloseable {
      */
     record LogDir(String path, long totalBytes, long usableBytes) {
         public static final long UNKNOWN = -1L;
+    }
+
+    /**
+     * A partition's log being copied to another log dir.
+     *
+     * @param path      the target log dir's path
+     * @param sizeBytes the bytes copied so far
+     * @param offsetLag how far the copy is behind the log end
+     */
+    record FutureLog(String path, long sizeBytes, long offsetLag) {
+    }
+
+    /** Replaces the log served for a partition: the last step of a move between log dirs. */
+    interface LogSwap {
+        /**
+         * Stops serving {@code current} (requests for the partition are answered NOT_LEADER_OR_FOLLOWER meanwhile),
+         * then serves what {@code replacement} returns; nothing, and false, when {@code current} is not served (any
+         * more). Topic changes wait until it returns.
+         */
+        boolean swap(PartitionLog current, Supplier<PartitionLog> replacement);
     }
 }

@@ -1,8 +1,11 @@
 package io.kaas.application.log;
 
+import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.topic.Topic;
 import io.kaas.domain.topic.TopicPartition;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /** Keeps every partition log in the heap ({@code KAAS_STORAGE=memory}). */
@@ -46,8 +49,22 @@ public final class MemoryLogEngine implements LogEngine {
     }
 
     @Override
-    public LogDir logDir() {
-        return new LogDir(LOG_DIR, LogDir.UNKNOWN, LogDir.UNKNOWN);
+    public List<LogDir> logDirs() {
+        return List.of(new LogDir(LOG_DIR, LogDir.UNKNOWN, LogDir.UNKNOWN));
+    }
+
+    @Override
+    public Optional<String> logDirOf(TopicPartition partition) {
+        return logs.containsKey(partition) ? Optional.of(LOG_DIR) : Optional.empty();
+    }
+
+    /** The heap is the only log dir: nothing ever moves. */
+    @Override
+    public KafkaError moveLog(TopicPartition partition, String destination, LogSwap swap) {
+        if (!LOG_DIR.equals(destination)) {
+            return KafkaError.LOG_DIR_NOT_FOUND;
+        }
+        return logs.containsKey(partition) ? KafkaError.NONE : KafkaError.REPLICA_NOT_AVAILABLE;
     }
 
     @Override

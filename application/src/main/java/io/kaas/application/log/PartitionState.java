@@ -81,4 +81,19 @@ public final class PartitionState {
         public record Group(String segment, List<String> replaces) {
         }
     }
+
+    /**
+     * {@code log-dir.json}, in the partition's directory under the data directory: the log dir holding the
+     * partition's files, by name. Its absence means the data directory itself.
+     */
+    public record Placement(String logDir) {
+    }
+
+    /**
+     * {@code log-dir-move.json}, beside the placement: a move between log dirs has started. Whoever finds it
+     * finishes what the placement says: the files in {@code to} are the partition's once the placement names
+     * {@code to}, so {@code from}'s are removed; until then {@code to}'s copy is removed.
+     */
+    public record Move(String from, String to) {
+    }
 }

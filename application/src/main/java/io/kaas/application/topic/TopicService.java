@@ -440,6 +440,24 @@ public final class TopicService implements TopicConfigWriter {
         }
     }
 
+    /**
+     * AlterReplicaLogDirs for one partition: see {@link LogEngine#moveLog}. The move's last step swaps the served
+     * log under this service's lock, so no topic change runs across it.
+     */
+    public KafkaError moveLog(TopicPartition partition, String destination) {
+        return engine.moveLog(partition, destination, this::swapLog);
+    }
+
+    private synchronized boolean swapLog(PartitionLog current, Supplier<PartitionLog> replacement) {
+        TopicPartition tp = current.topicPartition();
+        if (logs.get(tp) != current) {
+            return false;
+        }
+        logs.remove(tp);
+        logs.put(tp, replacement.get());
+        return true;
+    }
+
     /** The partitions whose logs are open here. */
     public Set<TopicPartition> openPartitions() {
         return Set.copyOf(logs.keySet());

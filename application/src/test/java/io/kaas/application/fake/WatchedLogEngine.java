@@ -3,10 +3,13 @@ package io.kaas.application.fake;
 import io.kaas.application.log.LogConfig;
 import io.kaas.application.log.LogEngine;
 import io.kaas.application.log.PartitionLog;
+import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.topic.Topic;
 import io.kaas.domain.topic.TopicPartition;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * A log engine whose logs report every call they answered to {@link #answered}: how tests see what
@@ -64,8 +67,18 @@ public abstract class WatchedLogEngine implements LogEngine {
     }
 
     @Override
-    public LogDir logDir() {
-        return delegate.logDir();
+    public List<LogDir> logDirs() {
+        return delegate.logDirs();
+    }
+
+    @Override
+    public Optional<String> logDirOf(TopicPartition partition) {
+        return delegate.logDirOf(partition);
+    }
+
+    @Override
+    public KafkaError moveLog(TopicPartition partition, String destination, LogSwap swap) {
+        return delegate.moveLog(partition, destination, swap);
     }
 
     @Override

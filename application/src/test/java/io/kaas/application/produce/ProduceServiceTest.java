@@ -387,8 +387,18 @@ class ProduceServiceTest {
         }
 
         @Override
-        public LogDir logDir() {
-            return new LogDir("undurable", LogDir.UNKNOWN, LogDir.UNKNOWN);
+        public List<LogDir> logDirs() {
+            return List.of(new LogDir("undurable", LogDir.UNKNOWN, LogDir.UNKNOWN));
+        }
+
+        @Override
+        public Optional<String> logDirOf(TopicPartition partition) {
+            return Optional.empty();
+        }
+
+        @Override
+        public KafkaError moveLog(TopicPartition partition, String destination, LogSwap swap) {
+            return KafkaError.LOG_DIR_NOT_FOUND;
         }
 
         @Override

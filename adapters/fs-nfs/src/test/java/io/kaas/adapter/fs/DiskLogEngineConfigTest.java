@@ -114,8 +114,10 @@ class DiskLogEngineConfigTest {
         PartitionLog log = engine.open(TOPIC, P0, config(1 << 20, 604_800_000L, true, Long.MAX_VALUE));
         append(log, 500, clock.nowMs());
 
-        LogEngine.LogDir dir = engine.logDir();
+        LogEngine.LogDir dir = engine.logDirs().get(0);
 
+        assertThat(engine.logDirs()).hasSize(1);
+        assertThat(engine.logDirOf(P0)).contains(ROOT.toAbsolutePath().toString());
         assertThat(dir.path()).isEqualTo(ROOT.toAbsolutePath().toString());
         assertThat(dir.totalBytes()).isEqualTo(1_000_000);
         assertThat(dir.usableBytes()).isLessThan(1_000_000).isGreaterThan(0);

@@ -6,6 +6,7 @@ import io.kaas.adapter.wire.handler.AddPartitionsToTxnHandler;
 import io.kaas.adapter.wire.handler.AlterClientQuotasHandler;
 import io.kaas.adapter.wire.handler.AlterConfigsHandler;
 import io.kaas.adapter.wire.handler.AlterPartitionReassignmentsHandler;
+import io.kaas.adapter.wire.handler.AlterReplicaLogDirsHandler;
 import io.kaas.adapter.wire.handler.AlterUserScramCredentialsHandler;
 import io.kaas.adapter.wire.handler.CreateAclsHandler;
 import io.kaas.adapter.wire.handler.CreatePartitionsHandler;
@@ -100,6 +101,7 @@ public final class KafkaApis {
                 .serveBlocking(ApiKeys.DELETE_ACLS, 0, 3, new DeleteAclsHandler(accessControl.acls(), access))
                 .serve(ApiKeys.DESCRIBE_CONFIGS, 0, 4, new DescribeConfigsHandler(uc.configs(), access))
                 .serveBlocking(ApiKeys.ALTER_CONFIGS, 0, 2, new AlterConfigsHandler(uc.configs(), access))
+                .serve(ApiKeys.ALTER_REPLICA_LOG_DIRS, 0, 2, new AlterReplicaLogDirsHandler(uc.logDirs(), access))
                 .serve(ApiKeys.DESCRIBE_LOG_DIRS, 0, 4, new DescribeLogDirsHandler(uc.logDirs(), access))
                 .serveBlocking(ApiKeys.CREATE_PARTITIONS, 0, 3, new CreatePartitionsHandler(uc.topics(), access,
                         uc.quotaEnforcement()))

@@ -62,6 +62,7 @@ class KafkaApisTest {
         expected.put(ApiKeys.DELETE_ACLS, "0-3");
         expected.put(ApiKeys.DESCRIBE_CONFIGS, "0-4");
         expected.put(ApiKeys.ALTER_CONFIGS, "0-2");
+        expected.put(ApiKeys.ALTER_REPLICA_LOG_DIRS, "0-2");
         expected.put(ApiKeys.DESCRIBE_LOG_DIRS, "0-4");
         expected.put(ApiKeys.SASL_AUTHENTICATE, "0-2");
         expected.put(ApiKeys.CREATE_PARTITIONS, "0-3");

@@ -8,9 +8,11 @@ import io.kaas.application.fake.ManualScheduler;
 import io.kaas.application.log.AppendListener;
 import io.kaas.application.log.AppendResult;
 import io.kaas.application.log.DiskLogEngine;
+import io.kaas.application.log.LogDirectories;
 import io.kaas.application.log.LogConfig;
 import io.kaas.application.log.LogRead;
 import io.kaas.application.log.PartitionLog;
+import io.kaas.application.port.out.Filesystem;
 import io.kaas.domain.config.TopicConfig;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.log.SegmentName;
@@ -51,6 +53,12 @@ final class EngineFixture {
     /** Hears the appends of the logs the engine opens from now on. */
     AppendListener listener = append -> { };
     int epoch;
+    /** The log dirs; null for the data directory alone. */
+    LogDirectories logDirs;
+    /** Runs moves between log dirs (the test runs it by hand). */
+    final ManualExecutor mover = new ManualExecutor();
+    /** The volume the engine sees: the simulation, as instrumented, unless a test puts something in between. */
+    Filesystem engineFs;
     private DiskLogEngine engine;
 
     EngineFixture() {
@@ -69,8 +77,12 @@ final class EngineFixture {
 
     DiskLogEngine engine() {
         if (engine == null) {
-            engine = new DiskLogEngine(new DiskLogEngine.Settings(ROOT, epoch, FSYNC_MAX_LATENCY_MS,
-                    checkpointIntervalBytes), fs, codec, io, scheduler, clock, listener);
+            DiskLogEngine.Settings settings = new DiskLogEngine.Settings(ROOT, epoch, FSYNC_MAX_LATENCY_MS,
+                    checkpointIntervalBytes);
+            Filesystem volume = engineFs == null ? fs : engineFs;
+            engine = logDirs == null
+                    ? new DiskLogEngine(settings, volume, codec, io, scheduler, clock, listener)
+                    : new DiskLogEngine(settings, logDirs, mover, volume, codec, io, scheduler, clock, listener);
         }
         return engine;
     }
@@ -101,6 +113,7 @@ final class EngineFixture {
     /** The broker process dies: nothing more runs, nothing is closed; the OS keeps what it wrote. */
     void kill() {
         manualIo.drop();
+        mover.drop();
         engine = null;
     }
 

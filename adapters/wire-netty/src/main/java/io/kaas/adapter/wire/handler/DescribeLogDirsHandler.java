@@ -18,10 +18,11 @@ import org.apache.kafka.common.requests.DescribeLogDirsRequest;
 import org.apache.kafka.common.requests.DescribeLogDirsResponse;
 
 /**
- * DescribeLogDirs (key 35): the broker's log directory, its volume's size and free space (v4+),
- * and the size of each requested partition. A null topic list means every partition; partitions
- * this broker does not serve are left out, and a topic with none to report is omitted, as in Apache.
- * Offset lag is 0 and no partition is a future replica: there are no followers or moves.
+ * DescribeLogDirs (key 35): the broker's log dirs, each volume's size and free space (v4+), and the
+ * size of each requested partition under the dir holding it. A null topic list means every partition;
+ * partitions this broker does not serve are left out, and a topic with none to report is omitted, as in
+ * Apache. A partition being moved between log dirs is also listed under its target as a future replica,
+ * with its copy's size and offset lag; the current replica's lag is 0 (there are no followers).
  */
 public final class DescribeLogDirsHandler implements ApiHandler<DescribeLogDirsRequest> {
     private final LogDirsUseCase logDirs;
@@ -59,8 +60,8 @@ public final class DescribeLogDirsHandler implements ApiHandler<DescribeLogDirsR
                     (topic, size) -> topic.partitions().add(new DescribeLogDirsResponseData.DescribeLogDirsPartition()
                             .setPartitionIndex(size.partition().partition())
                             .setPartitionSize(size.sizeBytes())
-                            .setOffsetLag(0)
-                            .setIsFutureKey(false)));
+                            .setOffsetLag(size.offsetLag())
+                            .setIsFutureKey(size.future())));
             data.results().add(new DescribeLogDirsResponseData.DescribeLogDirsResult()
                     .setErrorCode(dir.error().code())
                     .setLogDir(dir.path())

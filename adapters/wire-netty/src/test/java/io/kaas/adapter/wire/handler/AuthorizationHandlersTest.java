@@ -45,6 +45,7 @@ import org.apache.kafka.common.message.DeleteTopicsRequestData;
 import org.apache.kafka.common.message.DescribeClusterRequestData;
 import org.apache.kafka.common.message.DescribeConfigsRequestData;
 import org.apache.kafka.common.message.DescribeGroupsRequestData;
+import org.apache.kafka.common.message.AlterReplicaLogDirsRequestData;
 import org.apache.kafka.common.message.DescribeLogDirsRequestData;
 import org.apache.kafka.common.message.DescribeProducersRequestData;
 import org.apache.kafka.common.message.DescribeTransactionsRequestData;
@@ -95,6 +96,8 @@ import org.apache.kafka.common.requests.DescribeConfigsRequest;
 import org.apache.kafka.common.requests.DescribeConfigsResponse;
 import org.apache.kafka.common.requests.DescribeGroupsRequest;
 import org.apache.kafka.common.requests.DescribeGroupsResponse;
+import org.apache.kafka.common.requests.AlterReplicaLogDirsRequest;
+import org.apache.kafka.common.requests.AlterReplicaLogDirsResponse;
 import org.apache.kafka.common.requests.DescribeLogDirsRequest;
 import org.apache.kafka.common.requests.DescribeLogDirsResponse;
 import org.apache.kafka.common.requests.DescribeProducersRequest;
@@ -581,6 +584,17 @@ class AuthorizationHandlersTest extends HandlerTestBase {
         ListPartitionReassignmentsResponse listed = secured.roundTrip(new ListPartitionReassignmentsRequest.Builder(
                 new ListPartitionReassignmentsRequestData()).build((short) 0));
         assertThat(listed.data().errorCode()).isEqualTo(Errors.CLUSTER_AUTHORIZATION_FAILED.code());
+
+        AlterReplicaLogDirsRequestData.AlterReplicaLogDirTopicCollection moved =
+                new AlterReplicaLogDirsRequestData.AlterReplicaLogDirTopicCollection();
+        moved.add(new AlterReplicaLogDirsRequestData.AlterReplicaLogDirTopic().setName("orders").setPartitions(List.of(0)));
+        AlterReplicaLogDirsRequestData.AlterReplicaLogDirCollection toDirs =
+                new AlterReplicaLogDirsRequestData.AlterReplicaLogDirCollection();
+        toDirs.add(new AlterReplicaLogDirsRequestData.AlterReplicaLogDir().setPath("memory://").setTopics(moved));
+        AlterReplicaLogDirsResponse alteredDirs = secured.roundTrip(new AlterReplicaLogDirsRequest.Builder(
+                new AlterReplicaLogDirsRequestData().setDirs(toDirs)).build((short) 2));
+        assertThat(alteredDirs.data().results().get(0).partitions().get(0).errorCode())
+                .isEqualTo(Errors.CLUSTER_AUTHORIZATION_FAILED.code());
 
         grant(AclResourceType.CLUSTER, AclResourceType.CLUSTER_NAME, AclOperation.DESCRIBE);
         assertThat(secured.<DescribeLogDirsResponse>roundTrip(new DescribeLogDirsRequest.Builder(
