@@ -105,7 +105,7 @@ public final class ProduceService implements ProduceUseCase {
         for (PartitionRecords p : command.partitions()) {
             appended.add(appendOne(command, p, now, receivedNanos, fenced, turns));
         }
-        AppendQueue.runTurns(turns); // one hand-off to the I/O threads for the whole request
+        AppendQueue.runTurns(turns, command.handOffAt()); // one hand-off for the request, or for the loop's tick
         List<CompletableFuture<PartitionResult>> results = appended.stream()
                 .map(a -> a.thenCompose(Function.identity())).toList();
         CompletableFuture<List<PartitionResult>> all = CompletableFuture.allOf(results.toArray(CompletableFuture[]::new))

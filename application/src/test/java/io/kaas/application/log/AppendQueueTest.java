@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kaas.application.fake.QueuedExecutor;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
 import org.junit.jupiter.api.Test;
 
 class AppendQueueTest {
@@ -84,5 +85,41 @@ class AppendQueueTest {
         queue.execute(() -> ran.add("executed"));
 
         assertThat(ran).containsExactly("held", "executed");
+    }
+
+    @Test
+    void theRequestsOfOneLoopTickLeaveInOneHandOffAtTheTicksEnd() {
+        QueuedExecutor loop = new QueuedExecutor();
+        AppendQueue p0 = new AppendQueue(threads);
+        AppendQueue p1 = new AppendQueue(threads);
+        p0.hold(() -> ran.add("request 1, p0"));
+        p1.hold(() -> ran.add("request 1, p1"));
+        AppendQueue.runTurns(List.of(p0, p1), loop);
+        p0.hold(() -> ran.add("request 2, p0"));
+        AppendQueue.runTurns(List.of(p0), loop);
+
+        assertThat(threads.pending()).as("nothing leaves before the tick ends").isZero();
+        assertThat(loop.runAll()).as("one task queued on the loop for the tick").isOne();
+        assertThat(threads.runAll()).as("one hand-off for both requests").isOne();
+        assertThat(ran).containsExactly("request 1, p0", "request 2, p0", "request 1, p1");
+
+        p1.hold(() -> ran.add("request 3, p1"));
+        AppendQueue.runTurns(List.of(p1), loop);
+        assertThat(loop.runAll()).as("the next tick starts a batch of its own").isOne();
+        assertThat(threads.runAll()).isOne();
+        assertThat(ran).endsWith("request 3, p1");
+    }
+
+    @Test
+    void aLoopThatRefusesTasksStillGetsTheAppendsRun() {
+        AppendQueue queue = new AppendQueue(threads);
+        queue.hold(() -> ran.add("held"));
+        AppendQueue.runTurns(List.of(queue), task -> {
+            throw new RejectedExecutionException("loop shut down");
+        });
+
+        threads.runAll();
+
+        assertThat(ran).containsExactly("held");
     }
 }

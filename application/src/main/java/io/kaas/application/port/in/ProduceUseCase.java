@@ -5,6 +5,7 @@ import io.kaas.domain.topic.TopicPartition;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 
 /** Appends produced batches to partition logs. */
 public interface ProduceUseCase {
@@ -19,9 +20,17 @@ public interface ProduceUseCase {
     /**
      * @param transactionalId the request's, null for a non-transactional producer
      * @param span            the request's trace span: each partition's append and fsync wait are its children
+     * @param handOffAt       where the caller's thread runs its queued work once its current burst is done (an
+     *                        event loop, after the reads of this tick): the appends of every request it decoded
+     *                        meanwhile then leave in one hand-off to the I/O threads; null hands them off at once
      */
     record Command(String transactionalId, short acks, int timeoutMs, List<PartitionRecords> partitions,
-                   TraceSpan span) {
+                   TraceSpan span, Executor handOffAt) {
+        public Command(String transactionalId, short acks, int timeoutMs, List<PartitionRecords> partitions,
+                       TraceSpan span) {
+            this(transactionalId, acks, timeoutMs, partitions, span, null);
+        }
+
         public Command(String transactionalId, short acks, int timeoutMs, List<PartitionRecords> partitions) {
             this(transactionalId, acks, timeoutMs, partitions, TraceSpan.NONE);
         }

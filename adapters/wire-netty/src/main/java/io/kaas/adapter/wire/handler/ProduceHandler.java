@@ -75,7 +75,7 @@ public final class ProduceHandler implements ApiHandler<ProduceRequest> {
         }
         context.span().attribute("kaas.partitions", order.size());
         return context.resume(produce.produce(new ProduceUseCase.Command(data.transactionalId(), data.acks(),
-                        data.timeoutMs(), accepted, context.span())))
+                        data.timeoutMs(), accepted, context.span(), context.loop())))
                 .thenApply(results -> {
                     Map<TopicPartition, ProduceUseCase.PartitionResult> byPartition = new LinkedHashMap<>(refused);
                     results.forEach(r -> byPartition.put(r.partition(), r));
