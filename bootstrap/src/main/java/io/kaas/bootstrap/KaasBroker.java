@@ -173,10 +173,6 @@ public final class KaasBroker implements AutoCloseable {
         return start(config, volumeFor(config));
     }
 
-    /**
-     * What this broker claims on the volume: the whole data directory standalone; in a cluster, where
-     * every broker shares it, a directory of its own, so two processes with one pod name refuse to run.
-     */
     /** The log dirs, each created if missing: a member that cannot be is a startup failure naming it. */
     private static LogDirectories logDirectories(BrokerConfig config, Filesystem fs) {
         LogDirectories dirs = LogDirectories.of(config.dataDir(), config.logDirs());
@@ -191,6 +187,10 @@ public final class KaasBroker implements AutoCloseable {
         return dirs;
     }
 
+    /**
+     * What this broker claims on the volume: the whole data directory standalone; in a cluster, where
+     * every broker shares it, a directory of its own, so two processes with one pod name refuse to run.
+     */
     private static Path lockedDirectory(BrokerConfig config) {
         return config.cluster().map(c -> config.dataDir().resolve(DataLayout.CLUSTER_DIR).resolve("brokers")
                 .resolve(c.podName())).orElse(config.dataDir());

@@ -95,7 +95,7 @@ public final class DiskLogEngine implements LogEngine {
         this.scheduler = scheduler;
         this.clock = clock;
         this.listener = listener;
-        this.placements = new PartitionPlacements(dirs, fs, codec);
+        this.placements = new PartitionPlacements(dirs, fs, codec, settings.sharedVolume());
         this.moves = new LogDirMoves(placements, logs, this::openPlaced, mover);
     }
 

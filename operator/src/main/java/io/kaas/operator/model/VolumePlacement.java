@@ -14,21 +14,23 @@ import java.util.Map;
 public record VolumePlacement(Map<String, String> assignments, int partitionsOutsideSpec) {
 
     /**
-     * @param recorded           the placements recorded so far ({@code status.volumeAssignments}); an existing partition
+     * @param recorded           the placements recorded so far (the partitions' {@code log-dir.json}); an existing partition
      *                           without a record is on the data volume, where a single-volume layout put it
      * @param existingPartitions how many partitions exist already
      * @param partitions         how many there are to be
-     * @param eligible           where new partitions may go, not empty
+     * @param eligible           what the binding selects: a partition elsewhere is outside the spec
+     * @param open               where new partitions go (the eligible volumes not cordoned); not empty when there are
+     *                           new partitions
      */
     public static VolumePlacement place(Map<String, String> recorded, int existingPartitions, int partitions,
-                                        List<String> eligible) {
+                                        List<String> eligible, List<String> open) {
         Map<String, String> assignments = new LinkedHashMap<>();
         int outside = 0;
         for (int p = 0; p < partitions; p++) {
             String key = Integer.toString(p);
             String volume = p < existingPartitions
                     ? (recorded == null ? null : recorded.get(key))
-                    : eligible.get(p % eligible.size());
+                    : open.get(p % open.size());
             if (volume == null) {
                 volume = PoolVolume.DEFAULT_NAME;
             }
