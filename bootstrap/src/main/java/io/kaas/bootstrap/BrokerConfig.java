@@ -228,7 +228,8 @@ public record BrokerConfig(String bindHost, int port, List<ListenerConfig> liste
             r.problem("KAAS_STORAGE=memory: a cluster's brokers share one volume; use disk storage with MY_POD_NAME set");
         }
         if (!config.logDirs().isEmpty() && config.storage() != Storage.DISK) {
-            r.problem(LogDirsSetting.VARIABLE + " needs disk storage: KAAS_STORAGE=memory keeps every log in the heap");
+            r.problem("log dirs (KAAS_LOG_DIRS, KAAS_VOLUME_POOL) need disk storage: KAAS_STORAGE=memory keeps every"
+                    + " log in the heap");
         }
         if (cluster.isPresent() && env.containsKey("KAAS_BROKER_ID") && !env.get("KAAS_BROKER_ID").isBlank()
                 && !env.get("KAAS_BROKER_ID").trim().equals(Integer.toString(config.brokerId()))) {

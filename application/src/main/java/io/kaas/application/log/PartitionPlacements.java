@@ -74,7 +74,8 @@ final class PartitionPlacements {
         if (recorded.isPresent()) {
             member = recorded.get();
             if (!dirs.contains(member)) {
-                throw new IOException(tp + " is placed on log dir '" + member + "', which KAAS_LOG_DIRS does not name;"
+                throw new IOException(tp + " is placed on log dir '" + member + "', which this broker's log dirs"
+                        + " (KAAS_LOG_DIRS, KAAS_VOLUME_POOL) do not name;"
                         + " add it back to serve the partition");
             }
         } else if (!placesNewPartitions || dirs.names().size() == 1 || holdsLog(anchor)) {
