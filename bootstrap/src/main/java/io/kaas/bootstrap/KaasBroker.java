@@ -372,10 +372,13 @@ public final class KaasBroker implements AutoCloseable {
                     new SaslAuthenticator(credentials, new ScramNonces()), boundPorts,
                     oauth -> oauthAuthenticator(oauth, codec, scheduler, clock, stopSequence), clock), io, metrics,
                     tracer);
+            LogDirSpaces logDirSpaces = LogDirSpaces.start(engine, LogDirectories.of(config.dataDir(),
+                    config.logDirs()), scheduler, io);
             BrokerTelemetry telemetry = BrokerTelemetry.start(config.telemetry(), metrics,
                     new LiveGauges(topics, new ConsumerLag(groups, topics), groups, transactions.coordinator(), runtime,
-                            clock));
+                            logDirSpaces, clock));
             stopSequence.add(0, telemetry::close); // its last push still sees every counter
+            stopSequence.add(0, logDirSpaces::close); // before the scheduler and the I/O executor it runs on
             health = startHealth(config, topics, server, runtime, codec, telemetry);
             KafkaServer listening = server;
             runtime.ifPresent(r -> r.start(topics, () -> listening.oldestLoopTickAgeMs() < HealthReport.WEDGED_AFTER_MS,
