@@ -96,7 +96,7 @@ public final class DiskLogEngine implements LogEngine {
         this.clock = clock;
         this.listener = listener;
         this.placements = new PartitionPlacements(dirs, fs, codec, settings.sharedVolume());
-        this.moves = new LogDirMoves(placements, logs, this::openPlaced, mover);
+        this.moves = new LogDirMoves(placements, logs, this::openPlaced, mover, settings.sharedVolume());
     }
 
     @Override

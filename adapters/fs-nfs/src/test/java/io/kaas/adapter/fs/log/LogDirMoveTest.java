@@ -110,6 +110,13 @@ class LogDirMoveTest {
         assertThat(segmentsIn(BULK, "t", 3)).isNotEmpty();
         assertThat(segmentsIn(EngineFixture.ROOT, "t", 3)).isEmpty();
         assertThat(readAll(fixture.open(TOPIC, 3), 0)).hasSameSizeAs(written);
+
+        Served served = new Served(fixture.open(TOPIC, 0));
+        assertThat(fixture.engine().moveLog(P0, "/vols/bulk", served)).as("no move on a shared volume")
+                .isEqualTo(KafkaError.INVALID_REQUEST);
+        assertThat(fixture.engine().moveLog(P0, "/data", served)).as("there already").isEqualTo(KafkaError.NONE);
+        fixture.mover.runAll();
+        assertThat(fixture.engine().logDirOf(P0)).contains("/data");
     }
 
     @Test
