@@ -60,6 +60,16 @@ class VolumePlacementTest {
         assertThat(placement.partitionsOutsideSpec()).isZero();
     }
 
+    @Test
+    void aNewPartitionWithARecordedVolumeKeepsItTheOthersTakeTheirTurn() {
+        VolumePlacement placement = VolumePlacement.place(Map.of("0", "default"), 0, 3, List.of("bulk"),
+                List.of("bulk"));
+
+        assertThat(placement.assignments()).containsExactly(Map.entry("0", "default"), Map.entry("1", "bulk"),
+                Map.entry("2", "bulk"));
+        assertThat(placement.partitionsOutsideSpec()).isEqualTo(1);
+    }
+
     private static TopicStorage storage(List<String> volumes, Map<String, String> selector) {
         TopicStorage storage = new TopicStorage();
         storage.setVolumes(volumes);

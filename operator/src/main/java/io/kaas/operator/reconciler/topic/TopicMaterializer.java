@@ -5,6 +5,7 @@ import io.kaas.adapter.fs.JsonFiles;
 import io.kaas.adapter.fs.JsonTopicStore;
 import io.kaas.application.log.PartitionState;
 import io.kaas.application.port.out.Filesystem;
+import io.kaas.domain.log.SegmentName;
 import io.kaas.domain.topic.Topic;
 import io.kaas.operator.model.DesiredTopic;
 import io.kaas.operator.model.PoolVolume;
@@ -27,8 +28,9 @@ import org.slf4j.LoggerFactory;
  * {@code .config.json}, then the incarnation stamp {@code .topic-id.json}, which makes the topic exist for brokers. A
  * broker opens only partitions below the stored count, so none opens a partition before its placement is recorded.
  * Every file goes through the {@link Filesystem} port: temp, fsync, rename, directory fsync. Re-running it is safe
- * at any point (a partition whose count was not stored yet is placed again, its directories cleared first); callers
- * hold the topic's {@link TopicLocks lock}.
+ * at any point (a partition whose count was not stored yet is placed again, its directory cleared first); callers
+ * hold the topic's {@link TopicLocks lock}. An adopted directory's partition that holds a log stays on the data
+ * volume, where its records are.
  */
 public final class TopicMaterializer {
     private static final Logger LOG = LoggerFactory.getLogger(TopicMaterializer.class);
@@ -83,8 +85,9 @@ public final class TopicMaterializer {
         if (existing == 0) {
             pool.deleteTopic(files, target.name()); // a previous incarnation's partitions on the members
         }
-        VolumePlacement placement = VolumePlacement.place(recordedPlacements(target.name(), existing), existing,
-                target.partitionCount(), desired.eligibleVolumes(), desired.openVolumes());
+        VolumePlacement placement = VolumePlacement.place(placementsSoFar(target.name(), existing,
+                target.partitionCount()), existing, target.partitionCount(), desired.eligibleVolumes(),
+                desired.openVolumes());
         for (int p = existing; p < target.partitionCount(); p++) {
             createPartition(target.name(), p, placement.assignments().get(Integer.toString(p)));
         }
@@ -96,20 +99,30 @@ public final class TopicMaterializer {
         return new Materialized(target, placement);
     }
 
-    /** The volume each existing partition's record names; a partition without one is on the data volume. */
-    private Map<String, String> recordedPlacements(String topic, int existing) {
-        Map<String, String> recorded = new HashMap<>();
-        for (int p = 0; p < existing; p++) {
+    /**
+     * Where the partitions already placed are: an existing partition where its record says; a new one whose directory on
+     * the data volume already holds a log (an adopted directory's) stays there, with its records. The other new ones
+     * are placed by the binding, a record an interrupted attempt left notwithstanding.
+     */
+    private Map<String, String> placementsSoFar(String topic, int existing, int partitions) {
+        Map<String, String> placed = new HashMap<>();
+        for (int p = 0; p < partitions; p++) {
+            Path dir = layout.partitionDir(topic, p);
             String key = Integer.toString(p);
-            files.read(placementRecord(topic, p), PartitionState.Placement.class)
-                    .ifPresent(placement -> recorded.put(key, placement.logDir()));
+            if (p < existing) {
+                files.read(dir.resolve(PartitionState.Placement.FILE), PartitionState.Placement.class)
+                        .ifPresent(placement -> placed.put(key, placement.logDir()));
+            } else if (files.list(dir).stream().anyMatch(name -> SegmentName.parseLogFile(name).isPresent())) {
+                placed.put(key, PoolVolume.DEFAULT_NAME);
+            }
         }
-        return recorded;
+        return placed;
     }
 
     /**
-     * A new partition: its directory on {@code volume} (emptied first: an earlier attempt may have left files), then
-     * its directory on the data volume with the record naming {@code volume}, which is what a broker opens it by.
+     * A new partition: its directory on {@code volume} (emptied first: an earlier attempt may have left files, and no
+     * broker opened them, the stored count not including the partition), then its directory on the data volume with
+     * the record naming {@code volume}, which is what a broker opens it by.
      */
     private void createPartition(String topic, int partition, String volume) {
         if (!volume.equals(PoolVolume.DEFAULT_NAME)) {

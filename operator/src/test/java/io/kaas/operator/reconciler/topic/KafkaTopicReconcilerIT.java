@@ -340,6 +340,22 @@ class KafkaTopicReconcilerIT {
     }
 
     @Test
+    void anAdoptedDirectorysPartitionThatHoldsALogStaysOnTheDataVolume() throws IOException {
+        Path segment = data.resolve("orders/0/00000001-00000000000000000000.log"); // no stamp: adopted, not reclaimed
+        Files.createDirectories(segment.getParent());
+        Files.write(segment, new byte[] {1, 2, 3});
+        create("orders", 2, storage(List.of("bulk"), null)); // declared before the first sweep lists it
+        startWithPool(NO_SWEEP_AFTER_THE_FIRST, member("bulk", false, false, Map.of()));
+
+        KafkaTopic ready = awaitReady("orders", 1);
+        assertThat(ready.getStatus().getVolumeAssignments()).containsExactlyInAnyOrderEntriesOf(
+                Map.of("0", "default", "1", "bulk"));
+        assertThat(ready.getStatus().getPartitionsOutsideSpec()).isEqualTo(1);
+        assertThat(placements("orders", 2)).containsExactly("default", "bulk");
+        assertThat(Files.readAllBytes(segment)).containsExactly(1, 2, 3);
+    }
+
+    @Test
     void aTopicsDirectoriesGoFromEveryMemberWithItAndTheSweepTakesAMembersOrphans() throws IOException {
         Files.createDirectories(vols.resolve("bulk/ghost/0")); // a removal interrupted after the data volume's part
         Files.write(vols.resolve("bulk/ghost/0/00000001-00000000000000000000.log"), new byte[] {9});
