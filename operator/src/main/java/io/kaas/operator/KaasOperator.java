@@ -73,6 +73,7 @@ public final class KaasOperator implements AutoCloseable {
         String namespace = settings.namespace();
         PoolRoots poolRoots = new PoolRoots(settings.pool().stream().collect(Collectors.toMap(
                 VolumePoolSetting.Member::name, member -> Path.of(member.path()), (a, b) -> a, LinkedHashMap::new)));
+        poolRoots.requireMounted(files);
         OrphanTopicSweep topicSweep = new OrphanTopicSweep(layout, files, store, locks, poolRoots, () -> TopicClaims.claimed(
                 client.resources(KafkaTopic.class).inNamespace(namespace).list().getItems()));
         // One writer of credentials.json and acls.json for the user reconciler, the deletions and the sweep.

@@ -42,6 +42,19 @@ public record PoolRoots(Map<String, Path> members) {
         return new DataLayout(root);
     }
 
+    /**
+     * Fails unless every member's root is a directory: one that is not mounted would otherwise be created on the
+     * container's own disk, and partitions placed there would be invisible to the brokers.
+     */
+    public void requireMounted(JsonFiles files) {
+        members.forEach((name, root) -> {
+            if (!files.isDirectory(root)) {
+                throw new IllegalStateException("volume pool member '" + name + "' is not mounted: " + root
+                        + " is not a directory");
+            }
+        });
+    }
+
     /** Removes the topic's directory from every member; what is missing is no error. */
     public void deleteTopic(JsonFiles files, String topic) {
         members.keySet().forEach(member -> files.deleteTree(layout(member).topicDir(topic)));

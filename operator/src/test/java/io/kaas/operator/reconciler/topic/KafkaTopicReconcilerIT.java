@@ -1,6 +1,7 @@
 package io.kaas.operator.reconciler.topic;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -356,6 +357,15 @@ class KafkaTopicReconcilerIT {
     }
 
     @Test
+    void anUnmountedMemberStopsTheOperatorFromStarting() {
+        VolumePoolSetting.Member missing = new VolumePoolSetting.Member("bulk", vols.resolve("bulk").toString(), true,
+                Map.of(), false);
+
+        assertThatThrownBy(() -> startWithPool(NO_SWEEP_AFTER_THE_FIRST, missing))
+                .hasMessageContaining("volume pool member 'bulk' is not mounted");
+    }
+
+    @Test
     void aTopicsDirectoriesGoFromEveryMemberWithItAndTheSweepTakesAMembersOrphans() throws IOException {
         Files.createDirectories(vols.resolve("bulk/ghost/0")); // a removal interrupted after the data volume's part
         Files.write(vols.resolve("bulk/ghost/0/00000001-00000000000000000000.log"), new byte[] {9});
@@ -378,9 +388,11 @@ class KafkaTopicReconcilerIT {
         world.startOperator(sweepInterval, List.of(members));
     }
 
+    /** A member, mounted: its directory exists. */
     private VolumePoolSetting.Member member(String name, boolean defaultEligible, boolean cordoned,
-                                            Map<String, String> labels) {
-        return new VolumePoolSetting.Member(name, vols.resolve(name).toString(), defaultEligible, labels, cordoned);
+                                            Map<String, String> labels) throws IOException {
+        return new VolumePoolSetting.Member(name, Files.createDirectories(vols.resolve(name)).toString(),
+                defaultEligible, labels, cordoned);
     }
 
     private static TopicStorage storage(List<String> volumes, Map<String, String> selector) {
