@@ -173,11 +173,20 @@ public final class KaasBroker implements AutoCloseable {
         return start(config, volumeFor(config));
     }
 
-    /** The log dirs, each created if missing: a member that cannot be is a startup failure naming it. */
+    /**
+     * The log dirs, each created if missing: a member that cannot be is a startup failure naming it. In a cluster a
+     * missing member is one: the operator places partitions on it, and one created on the pod's own disk (not mounted)
+     * would serve them empty.
+     */
     private static LogDirectories logDirectories(BrokerConfig config, Filesystem fs) {
         LogDirectories dirs = LogDirectories.of(config.dataDir(), config.logDirs());
         for (String name : dirs.names()) {
             try {
+                if (config.cluster().isPresent() && !name.equals(LogDirectories.DEFAULT)
+                        && !fs.isDirectory(dirs.root(name))) {
+                    throw new IllegalStateException("volume pool member '" + name + "' is not mounted: "
+                            + dirs.path(name) + " is not a directory");
+                }
                 fs.createDirectories(dirs.root(name));
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot create log dir '" + name + "' at " + dirs.path(name) + ": "
