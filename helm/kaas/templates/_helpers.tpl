@@ -36,6 +36,18 @@ Names. The fullname is the release name, with the chart name appended unless the
 {{- printf "%s-vol-%s" (include "kaas.fullname" .root) .member.name }}
 {{- end }}
 
+{{/*
+KAAS_VOLUME_POOL: storage.pool as the brokers (log dirs) and the operator (placement) read it, one JSON array of
+{name, path, defaultEligible, cordoned, labels}; the path is where the pod mounts the member's claim.
+*/}}
+{{- define "kaas.volumePool" -}}
+{{- $members := list }}
+{{- range .Values.storage.pool }}
+{{- $members = append $members (dict "name" .name "path" (printf "/vols/%s" .name) "defaultEligible" (default false .defaultEligible) "cordoned" (default false .cordoned) "labels" (default (dict) .labels)) }}
+{{- end }}
+{{- toJson $members }}
+{{- end }}
+
 {{/* The controller Lease the brokers compete for: KAAS_LEASE_NAME. */}}
 {{- define "kaas.controllerLeaseName" -}}
 {{- printf "%s-controller" (include "kaas.fullname" .) }}

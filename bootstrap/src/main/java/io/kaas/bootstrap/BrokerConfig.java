@@ -40,7 +40,7 @@ import java.util.function.Function;
  * @param advertisedHost    {@code KAAS_ADVERTISED_HOST}: host clients are told to connect to (the bind host)
  * @param storage           {@code KAAS_STORAGE}: {@code disk} or {@code memory} (disk)
  * @param dataDir           {@code KAAS_DATA_DIR}: the data directory (./kaas-data), the log dir {@code default}
- * @param logDirs           {@code KAAS_LOG_DIRS}: the other log dirs by name, in the order given
+ * @param logDirs           {@code KAAS_LOG_DIRS} or {@code KAAS_VOLUME_POOL}: the other log dirs by name, in the order given
  *                          ({@link LogDirsSetting}; none by default)
  * @param brokerId          {@code KAAS_BROKER_ID}: this broker's node id (0)
  * @param rack              {@code KAAS_BROKER_RACK}: this broker's rack, e.g. its zone (none)
@@ -140,7 +140,7 @@ public record BrokerConfig(String bindHost, int port, List<ListenerConfig> liste
                 r.parse("KAAS_STORAGE", Storage.DISK, "disk or memory",
                         v -> Storage.valueOf(v.toUpperCase(Locale.ROOT))),
                 dataDir,
-                LogDirsSetting.parse(env.get(LogDirsSetting.VARIABLE), dataDir, r::problem),
+                LogDirsSetting.fromEnvironment(env, dataDir, r::problem),
                 brokerId,
                 Optional.ofNullable(env.get("KAAS_BROKER_RACK")).filter(s -> !s.isBlank()),
                 Optional.ofNullable(env.get("KAAS_CLUSTER_ID")).filter(s -> !s.isBlank()),
@@ -228,11 +228,8 @@ public record BrokerConfig(String bindHost, int port, List<ListenerConfig> liste
             r.problem("KAAS_STORAGE=memory: a cluster's brokers share one volume; use disk storage with MY_POD_NAME set");
         }
         if (!config.logDirs().isEmpty() && config.storage() != Storage.DISK) {
-            r.problem(LogDirsSetting.VARIABLE + " needs disk storage: KAAS_STORAGE=memory keeps every log in the heap");
-        }
-        if (!config.logDirs().isEmpty() && cluster.isPresent()) {
-            r.problem(LogDirsSetting.VARIABLE + " is not served in a cluster yet: its brokers keep every partition on the"
-                    + " data volume (the operator creates and removes topic directories there only)");
+            r.problem("log dirs (KAAS_LOG_DIRS, KAAS_VOLUME_POOL) need disk storage: KAAS_STORAGE=memory keeps every"
+                    + " log in the heap");
         }
         if (cluster.isPresent() && env.containsKey("KAAS_BROKER_ID") && !env.get("KAAS_BROKER_ID").isBlank()
                 && !env.get("KAAS_BROKER_ID").trim().equals(Integer.toString(config.brokerId()))) {

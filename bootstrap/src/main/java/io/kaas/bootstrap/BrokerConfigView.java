@@ -53,8 +53,9 @@ final class BrokerConfigView {
                     "KAAS_ADVERTISED_HOST", "KAAS_BIND_HOST", "KAAS_PORT", "KAAS_LISTENERS"),
             new Row("log.dirs", ConfigType.STRING, BrokerConfigView::logDir,
                     "Where partition logs live: the data directory (KAAS_DATA_DIR) and the other log dirs"
-                            + " (KAAS_LOG_DIRS), or " + MemoryLogEngine.LOG_DIR + " with KAAS_STORAGE=memory.",
-                    "KAAS_DATA_DIR", "KAAS_LOG_DIRS", "KAAS_STORAGE"),
+                            + " (KAAS_LOG_DIRS or KAAS_VOLUME_POOL), or " + MemoryLogEngine.LOG_DIR
+                            + " with KAAS_STORAGE=memory.",
+                    "KAAS_DATA_DIR", "KAAS_LOG_DIRS", "KAAS_VOLUME_POOL", "KAAS_STORAGE"),
             new Row("num.partitions", ConfigType.INT, BrokerConfig::defaultPartitions,
                     "Partitions of a topic created without a count, e.g. by auto-creation (KAAS_DEFAULT_PARTITIONS).",
                     "KAAS_DEFAULT_PARTITIONS"),

@@ -174,14 +174,19 @@ public final class KaasBroker implements AutoCloseable {
     }
 
     /**
-     * What this broker claims on the volume: the whole data directory standalone; in a cluster, where
-     * every broker shares it, a directory of its own, so two processes with one pod name refuse to run.
+     * The log dirs, each created if missing: a member that cannot be is a startup failure naming it. In a cluster a
+     * missing member is one: the operator places partitions on it, and one created on the pod's own disk (not mounted)
+     * would serve them empty.
      */
-    /** The log dirs, each created if missing: a member that cannot be is a startup failure naming it. */
     private static LogDirectories logDirectories(BrokerConfig config, Filesystem fs) {
         LogDirectories dirs = LogDirectories.of(config.dataDir(), config.logDirs());
         for (String name : dirs.names()) {
             try {
+                if (config.cluster().isPresent() && !name.equals(LogDirectories.DEFAULT)
+                        && !fs.isDirectory(dirs.root(name))) {
+                    throw new IllegalStateException("volume pool member '" + name + "' is not mounted: "
+                            + dirs.path(name) + " is not a directory");
+                }
                 fs.createDirectories(dirs.root(name));
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot create log dir '" + name + "' at " + dirs.path(name) + ": "
@@ -191,6 +196,10 @@ public final class KaasBroker implements AutoCloseable {
         return dirs;
     }
 
+    /**
+     * What this broker claims on the volume: the whole data directory standalone; in a cluster, where
+     * every broker shares it, a directory of its own, so two processes with one pod name refuse to run.
+     */
     private static Path lockedDirectory(BrokerConfig config) {
         return config.cluster().map(c -> config.dataDir().resolve(DataLayout.CLUSTER_DIR).resolve("brokers")
                 .resolve(c.podName())).orElse(config.dataDir());
@@ -372,10 +381,13 @@ public final class KaasBroker implements AutoCloseable {
                     new SaslAuthenticator(credentials, new ScramNonces()), boundPorts,
                     oauth -> oauthAuthenticator(oauth, codec, scheduler, clock, stopSequence), clock), io, metrics,
                     tracer);
+            LogDirSpaces logDirSpaces = LogDirSpaces.start(engine, LogDirectories.of(config.dataDir(),
+                    config.logDirs()), scheduler, io);
             BrokerTelemetry telemetry = BrokerTelemetry.start(config.telemetry(), metrics,
                     new LiveGauges(topics, new ConsumerLag(groups, topics), groups, transactions.coordinator(), runtime,
-                            clock));
+                            logDirSpaces, clock));
             stopSequence.add(0, telemetry::close); // its last push still sees every counter
+            stopSequence.add(0, logDirSpaces::close); // before the scheduler and the I/O executor it runs on
             health = startHealth(config, topics, server, runtime, codec, telemetry);
             KafkaServer listening = server;
             runtime.ifPresent(r -> r.start(topics, () -> listening.oldestLoopTickAgeMs() < HealthReport.WEDGED_AFTER_MS,

@@ -21,16 +21,19 @@ final class LiveGauges implements BrokerGauges {
     private final GroupCoordinatorService groups;
     private final TransactionCoordinatorService transactions;
     private final Optional<ClusterRuntime> cluster;
+    private final LogDirSpaces logDirs;
     private final Clock clock;
 
     /** @param cluster absent standalone, where the broker is its own controller */
     LiveGauges(TopicService topics, ConsumerLag lag, GroupCoordinatorService groups,
-               TransactionCoordinatorService transactions, Optional<ClusterRuntime> cluster, Clock clock) {
+               TransactionCoordinatorService transactions, Optional<ClusterRuntime> cluster, LogDirSpaces logDirs,
+               Clock clock) {
         this.topics = topics;
         this.lag = lag;
         this.groups = groups;
         this.transactions = transactions;
         this.cluster = cluster;
+        this.logDirs = logDirs;
         this.clock = clock;
     }
 
@@ -65,6 +68,11 @@ final class LiveGauges implements BrokerGauges {
         TransactionCoordinatorService.ActiveTransactions active = transactions.active();
         return new Transactions(active.count(),
                 active.oldestStartMs() < 0 ? 0 : Math.max(0, clock.nowMs() - active.oldestStartMs()));
+    }
+
+    @Override
+    public List<LogDirSpace> logDirs() {
+        return logDirs.current();
     }
 
     @Override

@@ -1,9 +1,12 @@
 package io.kaas.bootstrap;
 
+import io.kaas.adapter.fs.VolumePoolSetting;
 import io.kaas.application.log.LogDirectories;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
@@ -13,7 +16,9 @@ import java.util.regex.Pattern;
  * ({@code bulk=/vols/bulk,fast=/vols/fast}; the chart mounts each {@code storage.pool} member at
  * {@code /vols/<name>}). The data directory is always the member {@value LogDirectories#DEFAULT}; naming it here is
  * allowed only with the data directory's own path. Names are DNS labels, each name and path appears once, and no
- * member's path lies inside another's: a member nested in the data directory would read as a topic there.
+ * member's path lies inside another's: a member nested in the data directory would read as a topic there. The chart
+ * passes the same members as {@value VolumePoolSetting#VARIABLE} (JSON, with the attributes the operator places
+ * partitions by), which a broker reads instead.
  */
 final class LogDirsSetting {
     static final String VARIABLE = "KAAS_LOG_DIRS";
@@ -22,15 +27,37 @@ final class LogDirsSetting {
     private LogDirsSetting() {
     }
 
+    /**
+     * The members besides the data directory, in the order given, from {@value #VARIABLE} or (the chart's way, with
+     * each member's attributes) {@value VolumePoolSetting#VARIABLE}; setting both is a problem. Each problem goes to
+     * {@code problems}.
+     */
+    static Map<String, Path> fromEnvironment(Map<String, String> env, Path dataDir, Consumer<String> problems) {
+        String list = env.get(VARIABLE);
+        String pool = env.get(VolumePoolSetting.VARIABLE);
+        boolean hasList = list != null && !list.isBlank();
+        if (pool == null || pool.isBlank()) {
+            return parse(list, dataDir, problems);
+        }
+        if (hasList) {
+            problems.accept(VARIABLE + " and " + VolumePoolSetting.VARIABLE + " are both set; name the log dirs once");
+            return new LinkedHashMap<>();
+        }
+        List<Map.Entry<String, String>> entries = new ArrayList<>();
+        try {
+            VolumePoolSetting.parse(pool).forEach(member -> entries.add(Map.entry(member.name(), member.path())));
+        } catch (IllegalArgumentException e) {
+            problems.accept(e.getMessage());
+        }
+        return members(VolumePoolSetting.VARIABLE, entries, dataDir, problems);
+    }
+
     /** The members besides the data directory, in the order given; each problem goes to {@code problems}. */
     static Map<String, Path> parse(String value, Path dataDir, Consumer<String> problems) {
-        Map<String, Path> pool = new LinkedHashMap<>();
+        List<Map.Entry<String, String>> entries = new ArrayList<>();
         if (value == null || value.isBlank()) {
-            return pool;
+            return new LinkedHashMap<>();
         }
-        Path data = dataDir.toAbsolutePath().normalize();
-        Map<String, Path> seen = new LinkedHashMap<>();
-        seen.put(LogDirectories.DEFAULT, data);
         for (String entry : value.split(",")) {
             if (entry.isBlank()) {
                 continue;
@@ -42,31 +69,46 @@ final class LogDirsSetting {
                 problems.accept(VARIABLE + ": '" + entry.trim() + "' is not name=path");
                 continue;
             }
+            entries.add(Map.entry(name, rawPath));
+        }
+        return members(VARIABLE, entries, dataDir, problems);
+    }
+
+    /** The named paths checked: DNS-label names, each once, no member inside another. */
+    private static Map<String, Path> members(String variable, List<Map.Entry<String, String>> entries, Path dataDir,
+                                             Consumer<String> problems) {
+        Map<String, Path> pool = new LinkedHashMap<>();
+        Path data = dataDir.toAbsolutePath().normalize();
+        Map<String, Path> seen = new LinkedHashMap<>();
+        seen.put(LogDirectories.DEFAULT, data);
+        for (Map.Entry<String, String> entry : entries) {
+            String name = entry.getKey();
+            String rawPath = entry.getValue();
             if (!NAME.matcher(name).matches()) {
-                problems.accept(VARIABLE + ": log dir name '" + name + "' must be a DNS label (a-z, 0-9, '-')");
+                problems.accept(variable + ": log dir name '" + name + "' must be a DNS label (a-z, 0-9, '-')");
                 continue;
             }
             Path path;
             try {
                 path = Path.of(rawPath).toAbsolutePath().normalize();
             } catch (InvalidPathException e) {
-                problems.accept(VARIABLE + ": '" + rawPath + "' is not a path");
+                problems.accept(variable + ": '" + rawPath + "' is not a path");
                 continue;
             }
             if (name.equals(LogDirectories.DEFAULT)) {
                 if (!path.equals(data)) {
-                    problems.accept(VARIABLE + ": 'default' is the data directory " + data + " (KAAS_DATA_DIR), not "
+                    problems.accept(variable + ": 'default' is the data directory " + data + " (KAAS_DATA_DIR), not "
                             + path);
                 }
                 continue;
             }
             if (seen.containsKey(name)) {
-                problems.accept(VARIABLE + ": log dir '" + name + "' is named twice");
+                problems.accept(variable + ": log dir '" + name + "' is named twice");
                 continue;
             }
             String clash = clash(seen, path);
             if (clash != null) {
-                problems.accept(VARIABLE + ": log dir '" + name + "' (" + path + ") " + clash);
+                problems.accept(variable + ": log dir '" + name + "' (" + path + ") " + clash);
                 continue;
             }
             seen.put(name, path);

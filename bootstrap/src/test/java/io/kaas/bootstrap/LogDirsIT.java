@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.kaas.bootstrap.telemetry.PrometheusText;
 import io.kaas.bootstrap.testing.EmbeddedKaas;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -79,6 +80,22 @@ class LogDirsIT {
             assertThat(dir.replicaInfos().values()).extracting(ReplicaInfo::size).allMatch(size -> size > 0);
         }
         assertThat(segmentBytes(bulk.resolve(topic).resolve("1"))).isPositive();
+    }
+
+    @Test
+    void eachLogDirsSizeAndFreeSpaceAreGaugesLabelledByItsName() throws Exception {
+        Map<String, LogDirDescription> dirs = kaas.admin().describeLogDirs(List.of(0)).allDescriptions().get().get(0);
+
+        for (Map.Entry<String, Path> dir : Map.of("default", data, "bulk", bulk).entrySet()) {
+            Map<String, String> labels = Map.of("log_dir", dir.getKey(), "path", path(dir.getValue()));
+            await().atMost(EmbeddedKaas.DEFAULT_TIMEOUT).untilAsserted(() -> {
+                PrometheusText metrics = PrometheusText.scrape(kaas.broker().healthPort());
+                assertThat(metrics.value("kaas_log_dir_total_bytes", labels)).as("the volume's size, as DescribeLogDirs"
+                        + " says").hasValue((double) dirs.get(path(dir.getValue())).totalBytes().orElseThrow());
+                assertThat(metrics.value("kaas_log_dir_usable_bytes", labels).orElseThrow()).isPositive()
+                        .isLessThanOrEqualTo(dirs.get(path(dir.getValue())).totalBytes().orElseThrow());
+            });
+        }
     }
 
     @Test

@@ -10,7 +10,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** {@code KAAS_LOG_DIRS}: name=path pairs besides the data directory, refused with a message naming the problem. */
+/**
+ * {@code KAAS_LOG_DIRS} (name=path pairs) or the chart's {@code KAAS_VOLUME_POOL} (JSON members): the log dirs besides
+ * the data directory, refused with a message naming the problem.
+ */
 class LogDirsSettingTest {
     private static final Path DATA = Path.of("/data");
     private final List<String> problems = new ArrayList<>();
@@ -41,17 +44,50 @@ class LogDirsSettingTest {
     }
 
     @Test
-    void theBrokerRefusesLogDirsInMemoryOrInACluster() {
+    void theChartsPoolGivesTheSameMembersItsOtherAttributesAreTheOperators() {
+        Map<String, Path> pool = LogDirsSetting.fromEnvironment(Map.of("KAAS_VOLUME_POOL", """
+                [{"name":"bulk","path":"/vols/bulk","defaultEligible":true,"labels":{"class":"standard"}},
+                 {"name":"premium","path":"/vols/premium","cordoned":true}]"""), DATA, problems::add);
+
+        assertThat(problems).isEmpty();
+        assertThat(pool).containsExactly(Map.entry("bulk", Path.of("/vols/bulk")),
+                Map.entry("premium", Path.of("/vols/premium")));
+    }
+
+    @Test
+    void thePoolIsCheckedAsStrictlyAndNamedOnlyOnce() {
+        LogDirsSetting.fromEnvironment(Map.of("KAAS_VOLUME_POOL", "[{\"name\":\"bulk\",\"path\":\"/vols/bulk\","
+                + "\"cordonned\":true}]"), DATA, problems::add);
+        LogDirsSetting.fromEnvironment(Map.of("KAAS_VOLUME_POOL", "[{\"name\":\"default\",\"path\":\"/vols/d\"},"
+                + "{\"name\":\"a\",\"path\":\"relative\"}]"), DATA, problems::add);
+        LogDirsSetting.fromEnvironment(Map.of("KAAS_VOLUME_POOL", "[{\"name\":\"a\",\"path\":\"/data/a\"}]"), DATA,
+                problems::add);
+        LogDirsSetting.fromEnvironment(Map.of("KAAS_VOLUME_POOL", "[]", "KAAS_LOG_DIRS", "a=/vols/a"), DATA,
+                problems::add);
+
+        assertThat(problems).hasSize(4);
+        assertThat(problems.get(0)).startsWith("KAAS_VOLUME_POOL is not a JSON array of pool members")
+                .contains("cordonned");
+        assertThat(problems.get(1)).isEqualTo("KAAS_VOLUME_POOL: 'default' is the data volume's name; it is always a"
+                + " member and is not listed; member 'a' needs an absolute path, not relative");
+        assertThat(problems.get(2)).isEqualTo("KAAS_VOLUME_POOL: log dir 'a' (/data/a) and 'default' (/data) lie one"
+                + " inside the other");
+        assertThat(problems.get(3)).isEqualTo("KAAS_LOG_DIRS and KAAS_VOLUME_POOL are both set; name the log dirs once");
+    }
+
+    @Test
+    void theBrokerRefusesLogDirsInMemoryAndServesThemInACluster() {
         Map<String, String> env = new HashMap<>(Map.of("KAAS_DATA_DIR", "/data", "KAAS_LOG_DIRS", "bulk=/vols/bulk",
                 "KAAS_STORAGE", "memory"));
-        assertThatThrownBy(() -> BrokerConfig.fromEnvironment(env)).hasMessageContaining("KAAS_LOG_DIRS needs disk storage");
+        assertThatThrownBy(() -> BrokerConfig.fromEnvironment(env))
+                .hasMessageContaining("log dirs (KAAS_LOG_DIRS, KAAS_VOLUME_POOL) need disk storage");
 
         env.remove("KAAS_STORAGE");
         env.putAll(Map.of("MY_POD_NAME", "kaas-0", "KAAS_PORT", "9092", "KAAS_HEARTBEAT_PORT", "9094"));
-        assertThatThrownBy(() -> BrokerConfig.fromEnvironment(env))
-                .hasMessageContaining("KAAS_LOG_DIRS is not served in a cluster yet");
-
-        env.remove("MY_POD_NAME");
         assertThat(BrokerConfig.fromEnvironment(env).logDirs()).containsOnlyKeys("bulk");
+
+        env.remove("KAAS_LOG_DIRS");
+        env.put("KAAS_VOLUME_POOL", "[{\"name\":\"premium\",\"path\":\"/vols/premium\"}]");
+        assertThat(BrokerConfig.fromEnvironment(env).logDirs()).containsOnlyKeys("premium");
     }
 }

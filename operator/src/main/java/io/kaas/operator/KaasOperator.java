@@ -14,6 +14,7 @@ import io.kaas.adapter.fs.JsonCredentialStore;
 import io.kaas.adapter.fs.JsonFiles;
 import io.kaas.adapter.fs.JsonTopicStore;
 import io.kaas.adapter.fs.NioFilesystem;
+import io.kaas.adapter.fs.VolumePoolSetting;
 import io.kaas.adapter.k8s.TopicClaims;
 import io.kaas.adapter.k8s.crd.KafkaTopic;
 import io.kaas.adapter.k8s.crd.KafkaUser;
@@ -24,17 +25,21 @@ import io.kaas.operator.reconciler.OrphanSweepSchedule;
 import io.kaas.operator.reconciler.cluster.KafkaClusterReconciler;
 import io.kaas.operator.reconciler.topic.KafkaTopicReconciler;
 import io.kaas.operator.reconciler.topic.OrphanTopicSweep;
+import io.kaas.operator.reconciler.topic.PoolRoots;
 import io.kaas.operator.reconciler.topic.TopicLocks;
 import io.kaas.operator.reconciler.topic.TopicMaterializer;
 import io.kaas.operator.reconciler.user.KafkaUserReconciler;
 import io.kaas.operator.reconciler.user.OrphanUserSweep;
 import io.kaas.operator.reconciler.user.SecurityFiles;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /**
  * The operator, wired: the KafkaTopic, KafkaUser and KafkaCluster reconcilers on java-operator-sdk, the orphan sweep
@@ -66,7 +71,10 @@ public final class KaasOperator implements AutoCloseable {
         JsonTopicStore store = JsonTopicStore.shared(layout, files);
         TopicLocks locks = new TopicLocks();
         String namespace = settings.namespace();
-        OrphanTopicSweep topicSweep = new OrphanTopicSweep(layout, files, store, locks, () -> TopicClaims.claimed(
+        PoolRoots poolRoots = new PoolRoots(settings.pool().stream().collect(Collectors.toMap(
+                VolumePoolSetting.Member::name, member -> Path.of(member.path()), (a, b) -> a, LinkedHashMap::new)));
+        poolRoots.requireMounted(files);
+        OrphanTopicSweep topicSweep = new OrphanTopicSweep(layout, files, store, locks, poolRoots, () -> TopicClaims.claimed(
                 client.resources(KafkaTopic.class).inNamespace(namespace).list().getItems()));
         // One writer of credentials.json and acls.json for the user reconciler, the deletions and the sweep.
         SecurityFiles securityFiles = new SecurityFiles(new JsonCredentialStore(layout, files),
@@ -103,8 +111,8 @@ public final class KaasOperator implements AutoCloseable {
                             .build()));
             tuning.accept(overrider);
         });
-        KafkaTopicReconciler topics = new KafkaTopicReconciler(new TopicMaterializer(layout, fs, store), locks,
-                List.of(PoolVolume.DATA_VOLUME), Clock.systemUTC(), UUID::randomUUID);
+        KafkaTopicReconciler topics = new KafkaTopicReconciler(new TopicMaterializer(layout, files, store, poolRoots),
+                locks, pool(settings), Clock.systemUTC(), UUID::randomUUID);
         operator.register(topics, configuration -> configuration.settingNamespace(namespace));
         operator.register(new KafkaUserReconciler(securityFiles, Clock.systemUTC()),
                 configuration -> configuration.settingNamespace(namespace));
@@ -115,6 +123,14 @@ public final class KaasOperator implements AutoCloseable {
             lead.run();
         }
         return new KaasOperator(operator, sweeps, deletions);
+    }
+
+    /** The data volume, then the other members in the chart's order. */
+    private static List<PoolVolume> pool(OperatorSettings settings) {
+        List<PoolVolume> pool = new ArrayList<>(List.of(PoolVolume.DATA_VOLUME));
+        settings.pool().forEach(member -> pool.add(new PoolVolume(member.name(), member.labels(),
+                member.defaultEligible(), member.cordoned())));
+        return pool;
     }
 
     /**

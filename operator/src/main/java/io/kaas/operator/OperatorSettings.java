@@ -1,5 +1,6 @@
 package io.kaas.operator;
 
+import io.kaas.adapter.fs.VolumePoolSetting;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,9 +18,15 @@ import java.util.Optional;
  *                       alone and the API server cannot answer java-operator-sdk's permission check (tests, and the
  *                       development API server of {@code dev/cluster.sh}: {@code KAAS_OPERATOR_LEADER_ELECTION=false})
  * @param sweepInterval  how often the leader's orphan sweep runs after its first pass (five minutes)
+ * @param pool           {@code KAAS_VOLUME_POOL}: the volume pool's members besides the data volume, as the chart
+ *                       passes them to the brokers too (none by default)
  */
 public record OperatorSettings(Path dataDir, String namespace, Optional<LeaderElection> leaderElection,
-                               Duration sweepInterval) {
+                               Duration sweepInterval, List<VolumePoolSetting.Member> pool) {
+
+    public OperatorSettings {
+        pool = List.copyOf(pool);
+    }
 
     /**
      * @param leaseName {@code KAAS_OPERATOR_LEASE_NAME}: the coordination.k8s.io Lease (kaas-operator)
@@ -51,11 +58,17 @@ public record OperatorSettings(Path dataDir, String namespace, Optional<LeaderEl
         if (!election.equals("true") && !election.equals("false")) {
             problems.add("KAAS_OPERATOR_LEADER_ELECTION must be true or false, not '" + election + "'");
         }
+        List<VolumePoolSetting.Member> pool = List.of();
+        try {
+            pool = VolumePoolSetting.parse(env.get(VolumePoolSetting.VARIABLE));
+        } catch (IllegalArgumentException e) {
+            problems.add(e.getMessage());
+        }
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException("invalid operator configuration:\n  " + String.join("\n  ", problems));
         }
         return new OperatorSettings(Path.of(dataDir), namespace, election.equals("true")
-                ? Optional.of(new LeaderElection(leaseName, identity)) : Optional.empty(), Duration.ofMinutes(5));
+                ? Optional.of(new LeaderElection(leaseName, identity)) : Optional.empty(), Duration.ofMinutes(5), pool);
     }
 
     private static String first(Map<String, String> env, String name, String fallback) {

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.kaas.adapter.fs.VolumePoolSetting;
 import io.kaas.dev.apiserver.DevApiServer;
 import java.io.IOException;
 import java.io.InputStream;
@@ -51,8 +52,13 @@ public final class DevApiServerHarness implements AutoCloseable {
 
     /** Starts the operator without leader election; its orphan sweep runs at once and then every {@code interval}. */
     public void startOperator(Duration sweepInterval) {
-        operator = KaasOperator.start(client, new OperatorSettings(data, NAMESPACE, Optional.empty(), sweepInterval),
-                overrider -> overrider.withUseSSAToPatchPrimaryResource(false));
+        startOperator(sweepInterval, List.of());
+    }
+
+    /** Starts the operator with a volume pool besides the data volume, as {@link #startOperator(Duration)} does. */
+    public void startOperator(Duration sweepInterval, List<VolumePoolSetting.Member> pool) {
+        operator = KaasOperator.start(client, new OperatorSettings(data, NAMESPACE, Optional.empty(), sweepInterval,
+                pool), overrider -> overrider.withUseSSAToPatchPrimaryResource(false));
     }
 
     public void stopOperator() {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -18,7 +19,7 @@ class OperatorSettingsTest {
 
         assertThat(settings).isEqualTo(new OperatorSettings(Path.of("/mnt/kaas"), "kafka",
                 Optional.of(new OperatorSettings.LeaderElection("kaas-operator", "kaas-operator-7d9f")),
-                Duration.ofMinutes(5)));
+                Duration.ofMinutes(5), List.of()));
     }
 
     @Test

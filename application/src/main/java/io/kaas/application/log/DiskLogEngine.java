@@ -95,8 +95,8 @@ public final class DiskLogEngine implements LogEngine {
         this.scheduler = scheduler;
         this.clock = clock;
         this.listener = listener;
-        this.placements = new PartitionPlacements(dirs, fs, codec);
-        this.moves = new LogDirMoves(placements, logs, this::openPlaced, mover);
+        this.placements = new PartitionPlacements(dirs, fs, codec, settings.sharedVolume());
+        this.moves = new LogDirMoves(placements, logs, this::openPlaced, mover, settings.sharedVolume());
     }
 
     @Override

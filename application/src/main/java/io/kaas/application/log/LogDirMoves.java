@@ -24,6 +24,10 @@ import org.slf4j.LoggerFactory;
  * </ol>
  * A failure before the placement switch removes the copy and serves the log where it was; a crash anywhere is
  * finished by the next open ({@link PartitionPlacements#resolve}), so the files and the record never disagree.
+ *
+ * <p>Not on a cluster's shared volume: there another broker may take the partition over mid-move and finish the move
+ * its way while this one still copies and switches, and nothing fences the placement record by leader epoch; a move
+ * there is refused (INVALID_REQUEST) until one does.
  */
 final class LogDirMoves {
     private static final Logger LOG = LoggerFactory.getLogger(LogDirMoves.class);
@@ -37,6 +41,7 @@ final class LogDirMoves {
     private final Map<TopicPartition, DiskPartitionLog> logs;
     private final Opener opener;
     private final Executor mover;
+    private final boolean sharedVolume;
     /** The target each partition is to end up in, as the last request said. */
     private final Map<TopicPartition, String> targets = new ConcurrentHashMap<>();
     /** The copy of the move running now, per partition. */
@@ -47,12 +52,14 @@ final class LogDirMoves {
     private record Running(String to, LogDirCopy copy) {
     }
 
+    /** @param sharedVolume a cluster's volume: moves are refused (see above) */
     LogDirMoves(PartitionPlacements placements, Map<TopicPartition, DiskPartitionLog> logs, Opener opener,
-                Executor mover) {
+                Executor mover, boolean sharedVolume) {
         this.placements = placements;
         this.logs = logs;
         this.opener = opener;
         this.mover = mover;
+        this.sharedVolume = sharedVolume;
     }
 
     /** See {@link LogEngine#moveLog}. */
@@ -60,6 +67,14 @@ final class LogDirMoves {
         Optional<String> to = placements.dirs().named(destination);
         if (to.isEmpty()) {
             return KafkaError.LOG_DIR_NOT_FOUND;
+        }
+        if (sharedVolume) {
+            boolean there = logs.containsKey(tp) && placements.of(tp).filter(to.get()::equals).isPresent();
+            if (!there) {
+                LOG.warn("AlterReplicaLogDirs of {} to log dir {} refused: moves between log dirs are not served on a"
+                        + " cluster's shared volume", tp, to.get());
+            }
+            return there ? KafkaError.NONE : KafkaError.INVALID_REQUEST;
         }
         if (!online(to.get())) {
             return KafkaError.KAFKA_STORAGE_ERROR; // Apache's answer for an offline log dir

@@ -23,22 +23,31 @@ import java.util.concurrent.ConcurrentHashMap;
  * file is copied; switching the placement record is its commit point. {@link #resolve} finishes a move a crash
  * interrupted: forward (remove the source) when the record names the target, back (remove the copy) otherwise.
  * Every step is idempotent, so re-driving one after a failure is safe.
+ *
+ * <p>On a volume shared by a cluster the operator places each partition when it creates it, recording the placement
+ * before the topic's definition lets a broker open the partition; brokers never place one (each would count
+ * differently), so there a partition without a record is in the data directory.
  */
 final class PartitionPlacements {
-    static final String RECORD = "log-dir.json";
+    static final String RECORD = PartitionState.Placement.FILE;
     static final String MOVE = "log-dir-move.json";
 
     private final LogDirectories dirs;
     private final Filesystem fs;
     private final JsonCodec codec;
+    private final boolean placesNewPartitions;
     private final Map<TopicPartition, String> placed = new ConcurrentHashMap<>();
     /** Where partitions not created yet go, as an AlterReplicaLogDirs asked (Apache keeps this in memory too). */
     private final Map<TopicPartition, String> preferred = new ConcurrentHashMap<>();
 
-    PartitionPlacements(LogDirectories dirs, Filesystem fs, JsonCodec codec) {
+    /**
+     * @param sharedVolume a cluster's volume: the operator places new partitions, not this broker
+     */
+    PartitionPlacements(LogDirectories dirs, Filesystem fs, JsonCodec codec, boolean sharedVolume) {
         this.dirs = dirs;
         this.fs = fs;
         this.codec = codec;
+        this.placesNewPartitions = !sharedVolume;
     }
 
     LogDirectories dirs() {
@@ -65,10 +74,11 @@ final class PartitionPlacements {
         if (recorded.isPresent()) {
             member = recorded.get();
             if (!dirs.contains(member)) {
-                throw new IOException(tp + " is placed on log dir '" + member + "', which KAAS_LOG_DIRS does not name;"
+                throw new IOException(tp + " is placed on log dir '" + member + "', which this broker's log dirs"
+                        + " (KAAS_LOG_DIRS, KAAS_VOLUME_POOL) do not name;"
                         + " add it back to serve the partition");
             }
-        } else if (dirs.names().size() == 1 || holdsLog(anchor)) {
+        } else if (!placesNewPartitions || dirs.names().size() == 1 || holdsLog(anchor)) {
             member = LogDirectories.DEFAULT;
         } else {
             member = place(tp, anchor);

@@ -84,9 +84,12 @@ public final class PartitionState {
 
     /**
      * {@code log-dir.json}, in the partition's directory under the data directory: the log dir holding the
-     * partition's files, by name. Its absence means the data directory itself.
+     * partition's files, by name. Its absence means the data directory itself. In a cluster the operator writes
+     * it when it creates the partition, before any broker can open it.
      */
     public record Placement(String logDir) {
+        /** The record's file name. */
+        public static final String FILE = "log-dir.json";
     }
 
     /**

@@ -26,6 +26,9 @@ public interface BrokerGauges {
     /** Transactions in progress among those coordinated here. */
     Transactions transactions();
 
+    /** Each log dir (volume pool member) this broker has: its size and the space left, as last measured. */
+    List<LogDirSpace> logDirs();
+
     /** Whether this broker sees a controller: in a cluster, a live holder of the controller Lease; standalone, always. */
     boolean controllerPresent();
 
@@ -33,6 +36,15 @@ public interface BrokerGauges {
     }
 
     record PartitionStorage(TopicPartition partition, long bytes, int segments) {
+    }
+
+    /**
+     * @param name        the member's name ({@code default} for the data directory)
+     * @param path        its root, as DescribeLogDirs names it
+     * @param totalBytes  the volume's size
+     * @param usableBytes what is left for new data
+     */
+    record LogDirSpace(String name, String path, long totalBytes, long usableBytes) {
     }
 
     /** @param oldestAgeMs how long ago the oldest of them began; 0 when there are none */

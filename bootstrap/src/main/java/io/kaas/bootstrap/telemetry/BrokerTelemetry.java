@@ -40,6 +40,8 @@ public final class BrokerTelemetry implements AutoCloseable {
     static final AttributeKey<String> GROUP = AttributeKey.stringKey("group");
     static final AttributeKey<Long> PARTITION = AttributeKey.longKey("partition");
     static final AttributeKey<String> SITE = AttributeKey.stringKey("site");
+    static final AttributeKey<String> LOG_DIR = AttributeKey.stringKey("log_dir");
+    static final AttributeKey<String> PATH = AttributeKey.stringKey("path");
 
     private final SdkMeterProvider provider;
     private final PrometheusMetricReader prometheus;
@@ -152,9 +154,20 @@ public final class BrokerTelemetry implements AutoCloseable {
         meter.gaugeBuilder("kaas.transactions.oldest.age").setUnit("s")
                 .setDescription("How long ago the oldest transaction in progress here began; 0 when there is none")
                 .buildWithCallback(m -> m.record(gauges.transactions().oldestAgeMs() / 1000.0));
+        meter.gaugeBuilder("kaas.log.dir.total.bytes").ofLongs().setUnit("By")
+                .setDescription("Size of each log dir's volume (the volume pool's members), as DescribeLogDirs v4"
+                        + " reports it; measured every 10 s")
+                .buildWithCallback(m -> gauges.logDirs().forEach(d -> m.record(d.totalBytes(), logDir(d))));
+        meter.gaugeBuilder("kaas.log.dir.usable.bytes").ofLongs().setUnit("By")
+                .setDescription("Space left for new data on each log dir's volume; measured every 10 s")
+                .buildWithCallback(m -> gauges.logDirs().forEach(d -> m.record(d.usableBytes(), logDir(d))));
         meter.gaugeBuilder("kaas.controller.present").ofLongs()
                 .setDescription("1 when this broker sees a controller (a live holder of the controller Lease), else 0")
                 .buildWithCallback(m -> m.record(gauges.controllerPresent() ? 1 : 0));
+    }
+
+    private static Attributes logDir(BrokerGauges.LogDirSpace dir) {
+        return Attributes.of(LOG_DIR, dir.name(), PATH, dir.path());
     }
 
     private static Attributes partition(TopicPartition partition) {

@@ -483,7 +483,7 @@ class LocalClusterIT {
     }
 
     /** Produces {@code count} records round the partitions (acks=all, idempotent) and reads exactly them back. */
-    private static void produceAndReadBack(String bootstrap, String topic, int count) throws Exception {
+    static void produceAndReadBack(String bootstrap, String topic, int count) throws Exception {
         String marker = Long.toString(System.nanoTime());
         Map<Integer, Integer> acknowledged = new ConcurrentHashMap<>();
         int partitions;

@@ -171,7 +171,8 @@ class DashboardAndAlertsTest {
         TopicPartition orders = new TopicPartition("orders", 0);
         FixedGauges gauges = new FixedGauges(new BrokerGauges.PartitionCounts(1, 0),
                 List.of(new PartitionLag("billing", orders, 5)), List.of(new BrokerGauges.PartitionStorage(orders, 4096, 2)),
-                Map.of("billing", 3L), new BrokerGauges.Transactions(1, 2_000), false);
+                Map.of("billing", 3L), new BrokerGauges.Transactions(1, 2_000),
+                List.of(new BrokerGauges.LogDirSpace("default", "/data", 1 << 30, 1 << 29)), false);
         try (BrokerTelemetry telemetry = BrokerTelemetry.start(TelemetrySettings.fromEnvironment(Map.of(), 0), metrics,
                 gauges)) {
             String text = new String(telemetry.prometheusText(), StandardCharsets.UTF_8);

@@ -2,6 +2,10 @@ package io.kaas.helm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Volume;
@@ -15,9 +19,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * One ReadWriteMany data volume shared by every broker and the operator, plus one per volume pool member; every claim
- * survives helm uninstall.
+ * survives helm uninstall. Brokers and operator learn the pool from one variable, KAAS_VOLUME_POOL.
  */
 class StorageTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     @Test
     void theDataVolumeIsOneReadWriteManyClaimKeptOnUninstall() {
@@ -55,6 +60,32 @@ class StorageTest {
                 .isEqualTo(expected);
         assertThat(claimsByMountPath(manifests.get(Deployment.class, "kaas-operator").getSpec().getTemplate().getSpec()))
                 .isEqualTo(expected);
+    }
+
+    @Test
+    void brokersAndOperatorGetThePoolWithEachMembersMountPathAndPlacementAttributes() throws Exception {
+        Chart.Manifests manifests = Chart.withDefaults().valuesFile("everything.yaml").render();
+        JsonNode expected = JSON.readTree("""
+                [{"name":"bulk","path":"/vols/bulk","defaultEligible":true,"cordoned":false,
+                  "labels":{"class":"standard"}},
+                 {"name":"premium","path":"/vols/premium","defaultEligible":false,"cordoned":true,"labels":{}}]""");
+
+        Container broker = manifests.get(StatefulSet.class, "kaas").getSpec().getTemplate().getSpec().getContainers()
+                .get(0);
+        Container operator = manifests.get(Deployment.class, "kaas-operator").getSpec().getTemplate().getSpec()
+                .getContainers().get(0);
+        assertThat(JSON.readTree(Env.of(broker).value("KAAS_VOLUME_POOL"))).isEqualTo(expected);
+        assertThat(JSON.readTree(Env.of(operator).value("KAAS_VOLUME_POOL"))).isEqualTo(expected);
+    }
+
+    @Test
+    void withoutAPoolNoPodIsToldOfOne() {
+        Chart.Manifests manifests = Chart.withDefaults().set("operator.enabled", true).render();
+
+        assertThat(manifests.get(StatefulSet.class, "kaas").getSpec().getTemplate().getSpec().getContainers().get(0)
+                .getEnv()).extracting(EnvVar::getName).doesNotContain("KAAS_VOLUME_POOL");
+        assertThat(manifests.get(Deployment.class, "kaas-operator").getSpec().getTemplate().getSpec().getContainers()
+                .get(0).getEnv()).extracting(EnvVar::getName).doesNotContain("KAAS_VOLUME_POOL");
     }
 
     /** Mount path → claim name, for the mounts of claims in the pod's only container. */

@@ -19,13 +19,16 @@ import java.util.Optional;
  * @param name            the Kafka topic name ({@code spec.topicName}, else {@code metadata.name})
  * @param partitions      at least 1
  * @param configs         the overrides by Kafka name, valid against Apache Kafka 3.7's defaults
- * @param eligibleVolumes where new partitions go, round-robin
+ * @param eligibleVolumes the volumes its binding selects: a partition elsewhere is outside the spec
+ * @param openVolumes     where new partitions go, round-robin: the eligible ones not cordoned; may be empty
  */
-public record DesiredTopic(String name, int partitions, Map<String, String> configs, List<String> eligibleVolumes) {
+public record DesiredTopic(String name, int partitions, Map<String, String> configs, List<String> eligibleVolumes,
+                           List<String> openVolumes) {
 
     public DesiredTopic {
         configs = Map.copyOf(configs);
         eligibleVolumes = List.copyOf(eligibleVolumes);
+        openVolumes = List.copyOf(openVolumes);
     }
 
     /** The outcome of checking a spec. */
@@ -68,7 +71,10 @@ public record DesiredTopic(String name, int partitions, Map<String, String> conf
         if (eligible instanceof VolumeBinding.Invalid refused) {
             return new Invalid(refused.refusal());
         }
-        return new Valid(new DesiredTopic(name, partitions, configs, ((VolumeBinding.Volumes) eligible).names()));
+        List<String> volumes = ((VolumeBinding.Volumes) eligible).names();
+        List<String> open = volumes.stream().filter(volume -> pool.stream()
+                .noneMatch(member -> member.cordoned() && member.name().equals(volume))).toList();
+        return new Valid(new DesiredTopic(name, partitions, configs, volumes, open));
     }
 
     private static Invalid invalid(String reason, String message) {

@@ -79,7 +79,8 @@ class OperatorHealthIT {
         assertThat(get("/healthz")).isEqualTo(new Answer(200, "ok\n"));
         assertThat(get("/readyz")).isEqualTo(new Answer(503, "starting\n"));
 
-        operator = KaasOperator.start(client, new OperatorSettings(data, "test", Optional.empty(), Duration.ofHours(1)),
+        operator = KaasOperator.start(client, new OperatorSettings(data, "test", Optional.empty(), Duration.ofHours(1),
+                        List.of()),
                 overrider -> overrider.withUseSSAToPatchPrimaryResource(false));
         started.set(operator);
         await("ready once the informer has listed").atMost(Duration.ofSeconds(30))

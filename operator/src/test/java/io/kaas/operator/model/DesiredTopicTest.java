@@ -17,7 +17,8 @@ class DesiredTopicTest {
 
     @Test
     void theResourceNameIsTheTopicUnlessSpecTopicNameSaysOtherwise() {
-        assertThat(valid("orders", spec -> { })).isEqualTo(new DesiredTopic("orders", 3, Map.of(), List.of("default")));
+        assertThat(valid("orders", spec -> { })).isEqualTo(new DesiredTopic("orders", 3, Map.of(), List.of("default"),
+                List.of("default")));
         assertThat(valid("kaas-topic-0123456789abcdef", spec -> spec.setTopicName("Orders_v2")).name())
                 .isEqualTo("Orders_v2");
     }

@@ -72,6 +72,7 @@ class TopicPlanTest {
     }
 
     private static DesiredTopic desired(int partitions, Map<String, String> configs) {
-        return new DesiredTopic("orders", partitions, configs, List.of(PoolVolume.DEFAULT_NAME));
+        return new DesiredTopic("orders", partitions, configs, List.of(PoolVolume.DEFAULT_NAME),
+                List.of(PoolVolume.DEFAULT_NAME));
     }
 }

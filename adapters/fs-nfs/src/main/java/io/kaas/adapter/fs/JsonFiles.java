@@ -53,6 +53,15 @@ public final class JsonFiles {
         }
     }
 
+    /** Creates a directory and its missing parents; an existing one is not an error. */
+    public void createDirectories(Path dir) {
+        try {
+            fs.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create " + dir, e);
+        }
+    }
+
     /** Deletes a directory tree durably; a missing one is not an error. */
     public void deleteTree(Path root) {
         try {

@@ -90,8 +90,7 @@ public final class KafkaTopicReconciler implements Reconciler<KafkaTopic> {
         KafkaTopic current = withTopicId(writer, resource);
         UUID topicId = UUID.fromString(current.getStatus().getTopicId());
         Set<UUID> otherIds = TopicClaims.idsOfOthers(resource, all);
-        Outcome outcome = locks.withLock(desired.name(), () -> materializer.materialize(desired, topicId, otherIds,
-                current.getStatus().getVolumeAssignments()));
+        Outcome outcome = locks.withLock(desired.name(), () -> materializer.materialize(desired, topicId, otherIds));
         if (outcome instanceof Refused refused) {
             return refuse(writer, current, refused.refusal());
         }

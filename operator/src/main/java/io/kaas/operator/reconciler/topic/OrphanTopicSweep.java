@@ -26,6 +26,9 @@ import org.slf4j.LoggerFactory;
  * so a directory created after the listing is not a candidate; under the topic's lock it then removes a candidate only
  * if its stamp is still the one listed, so a KafkaTopic created meanwhile that adopted or re-stamped the directory
  * keeps it. The stamp goes first: a pass interrupted there leaves an unstamped directory, which the next pass removes.
+ *
+ * <p>It runs per root: a topic's directories on the volume pool's members go with it, and a member's topic directory
+ * no KafkaTopic declares is an orphan too (its topic's removal was interrupted), removed under the same checks.
  */
 public final class OrphanTopicSweep implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(OrphanTopicSweep.class);
@@ -34,18 +37,20 @@ public final class OrphanTopicSweep implements Runnable {
     private final JsonFiles files;
     private final JsonTopicStore store;
     private final TopicLocks locks;
+    private final PoolRoots pool;
     private final Supplier<Set<String>> declaredTopics;
 
     /**
      * @param declaredTopics every topic name a KafkaTopic declares, listed from the API server (not a cache that may
      *                       not have synced); throws when it cannot list, and the pass is skipped
      */
-    public OrphanTopicSweep(DataLayout layout, JsonFiles files, JsonTopicStore store, TopicLocks locks,
+    public OrphanTopicSweep(DataLayout layout, JsonFiles files, JsonTopicStore store, TopicLocks locks, PoolRoots pool,
                             Supplier<Set<String>> declaredTopics) {
         this.layout = layout;
         this.files = files;
         this.store = store;
         this.locks = locks;
+        this.pool = pool;
         this.declaredTopics = declaredTopics;
     }
 
@@ -53,8 +58,16 @@ public final class OrphanTopicSweep implements Runnable {
     public int sweep() {
         Map<String, Optional<UUID>> candidates = new LinkedHashMap<>();
         for (String name : files.list(layout.root())) {
-            if (isTopicDirectory(name)) {
+            if (isTopicDirectory(layout, name)) {
                 candidates.put(name, stamp(name));
+            }
+        }
+        for (String member : pool.names()) {
+            DataLayout root = pool.layout(member);
+            for (String name : files.list(root.root())) {
+                if (!candidates.containsKey(name) && isTopicDirectory(root, name)) {
+                    candidates.put(name, stamp(name));
+                }
             }
         }
         Set<String> declared = declaredTopics.get();
@@ -76,7 +89,7 @@ public final class OrphanTopicSweep implements Runnable {
      * @return whether the directory was removed
      */
     public boolean reclaim(String name, UUID deletedId) {
-        if (!isTopicDirectory(name) || declaredTopics.get().contains(name)) {
+        if (!isTopicName(name) || declaredTopics.get().contains(name)) {
             return false;
         }
         return locks.withLock(name, () -> removeIfUnchanged(name, Optional.of(deletedId)));
@@ -106,9 +119,16 @@ public final class OrphanTopicSweep implements Runnable {
         }
     }
 
-    private boolean isTopicDirectory(String name) {
-        return !name.startsWith("__") && TopicNames.validate(name).isEmpty()
-                && files.isDirectory(layout.topicDir(name));
+    private static boolean isTopicName(String name) {
+        return !name.startsWith("__") && TopicNames.validate(name).isEmpty();
+    }
+
+    private boolean isTopicDirectory(DataLayout root, String name) {
+        return isTopicName(name) && files.isDirectory(root.topicDir(name));
+    }
+
+    private boolean existsOnAnyRoot(String name) {
+        return isTopicDirectory(layout, name) || pool.names().stream().anyMatch(m -> isTopicDirectory(pool.layout(m), name));
     }
 
     private Optional<UUID> stamp(String name) {
@@ -117,7 +137,7 @@ public final class OrphanTopicSweep implements Runnable {
 
     private boolean removeIfUnchanged(String name, Optional<UUID> listed) {
         Optional<Topic> now = store.load(name);
-        if (!now.map(Topic::id).equals(listed) || !files.isDirectory(layout.topicDir(name))) {
+        if (!now.map(Topic::id).equals(listed) || !existsOnAnyRoot(name)) {
             return false; // re-stamped or removed since the listing: not the orphan that was listed
         }
         if (now.isPresent()) {
@@ -125,6 +145,7 @@ public final class OrphanTopicSweep implements Runnable {
         } else {
             files.deleteTree(layout.topicDir(name));
         }
+        pool.deleteTopic(files, name); // after the stamp: an interrupted removal leaves only what the next pass finds
         LOG.info("removed topic directory {} (id {}): no KafkaTopic declares it", name,
                 listed.map(UUID::toString).orElse("none"));
         return true;

@@ -1,6 +1,7 @@
 package io.kaas.operator.reconciler.topic;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -13,10 +14,12 @@ import io.kaas.adapter.fs.JacksonCodec;
 import io.kaas.adapter.fs.JsonFiles;
 import io.kaas.adapter.fs.JsonTopicStore;
 import io.kaas.adapter.fs.NioFilesystem;
+import io.kaas.adapter.fs.VolumePoolSetting;
 import io.kaas.adapter.k8s.crd.Condition;
 import io.kaas.adapter.k8s.crd.KafkaTopic;
 import io.kaas.adapter.k8s.crd.KafkaTopicConfig;
 import io.kaas.adapter.k8s.crd.KafkaTopicSpec;
+import io.kaas.adapter.k8s.crd.TopicStorage;
 import io.kaas.domain.topic.Topic;
 import io.kaas.domain.topic.TopicIds;
 import io.kaas.operator.DevApiServerHarness;
@@ -26,6 +29,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -48,6 +53,9 @@ class KafkaTopicReconcilerIT {
 
     @TempDir
     Path data;
+    /** Where the volume pool's members are mounted, each in a directory of its name. */
+    @TempDir
+    Path vols;
 
     private DevApiServerHarness world;
     private KubernetesClient client;
@@ -231,7 +239,7 @@ class KafkaTopicReconcilerIT {
         assertThat(json(data.resolve("orders/.config.json"))).isEqualTo(JSON.readTree(
                 "{\"partitions\":1,\"configs\":{}}"));
         assertThat(volume("orders")).as("the new incarnation's directory holds nothing of the old one")
-                .containsOnlyKeys(".config.json", ".topic-id.json", "0/");
+                .containsOnlyKeys(".config.json", ".topic-id.json", "0/", "0/log-dir.json");
     }
 
     @Test
@@ -255,6 +263,165 @@ class KafkaTopicReconcilerIT {
             assertThat(ReadyCondition.of(topic("orders").get().getStatus().getConditions()).getObservedGeneration())
                     .isEqualTo(ready.getMetadata().getGeneration());
         });
+    }
+
+    // ------------------------------------------------------------------------------------------ the volume pool
+
+    @Test
+    void aPinnedTopicIsOnItsMemberAnUnboundOneOnTheDefaultSetASelectedOneOnWhatItsLabelsMatch() throws IOException {
+        startWithPool(NO_SWEEP_AFTER_THE_FIRST, member("bulk", true, false, Map.of("class", "standard")),
+                member("premium", false, false, Map.of("class", "premium")));
+        create("orders", 3, storage(List.of("premium"), null));
+        create("events", 3, storage(null, null));
+        create("audit", 2, storage(null, Map.of("class", "premium")));
+
+        KafkaTopic orders = awaitReady("orders", 1);
+        assertThat(orders.getStatus().getVolumeAssignments()).containsExactlyInAnyOrderEntriesOf(
+                Map.of("0", "premium", "1", "premium", "2", "premium"));
+        assertThat(orders.getStatus().getPartitionsOutsideSpec()).isZero();
+        assertThat(placements("orders", 3)).containsExactly("premium", "premium", "premium");
+        assertThat(memberPartitions("premium", "orders")).containsExactly("0", "1", "2");
+        assertThat(vols.resolve("bulk/orders")).doesNotExist();
+
+        assertThat(awaitReady("events", 1).getStatus().getVolumeAssignments()).as("default and bulk, not the reserved"
+                + " premium").containsExactlyInAnyOrderEntriesOf(Map.of("0", "default", "1", "bulk", "2", "default"));
+        assertThat(placements("events", 3)).containsExactly("default", "bulk", "default");
+        assertThat(memberPartitions("bulk", "events")).containsExactly("1");
+
+        assertThat(awaitReady("audit", 1).getStatus().getVolumeAssignments())
+                .containsExactlyInAnyOrderEntriesOf(Map.of("0", "premium", "1", "premium"));
+        assertThat(placements("audit", 2)).containsExactly("premium", "premium");
+    }
+
+    @Test
+    void aBindingNamingAnUnknownMemberOrSelectingNothingIsRefusedAndWritesNothing() throws IOException {
+        startWithPool(NO_SWEEP_AFTER_THE_FIRST, member("bulk", true, false, Map.of("class", "standard")));
+        create("orders", 1, storage(List.of("fast"), null));
+        create("events", 1, storage(null, Map.of("class", "gold")));
+
+        for (String topic : List.of("orders", "events")) {
+            Condition refused = awaitReadyCondition(topic, 1);
+            assertThat(refused.getStatus()).isEqualTo("False");
+            assertThat(refused.getReason()).isEqualTo("InvalidVolumeBinding");
+            assertThat(data.resolve(topic)).doesNotExist();
+            assertThat(vols.resolve("bulk").resolve(topic)).doesNotExist();
+        }
+        assertThat(awaitReadyCondition("orders", 1).getMessage()).contains("[fast]", "not in the volume pool");
+        assertThat(awaitReadyCondition("events", 1).getMessage()).contains("selects no volume");
+    }
+
+    @Test
+    void editingTheBindingMovesNothingAndOnlyNewPartitionsArePlacedNeverOnACordonedMember() throws IOException {
+        startWithPool(NO_SWEEP_AFTER_THE_FIRST, member("bulk", true, false, Map.of()),
+                member("premium", false, false, Map.of()), member("old", false, true, Map.of()));
+        create("orders", 2, storage(List.of("bulk"), null));
+        awaitReady("orders", 1);
+        Path segment = vols.resolve("bulk/orders/0/00000001-00000000000000000000.log");
+        Files.write(segment, new byte[] {1, 2, 3});
+
+        topic("orders").edit(t -> {
+            t.getSpec().setPartitions(4);
+            t.getSpec().setStorage(storage(List.of("old", "premium"), null));
+            return t;
+        });
+
+        KafkaTopic grown = awaitReady("orders", 2);
+        assertThat(grown.getStatus().getVolumeAssignments()).containsExactlyInAnyOrderEntriesOf(
+                Map.of("0", "bulk", "1", "bulk", "2", "premium", "3", "premium"));
+        assertThat(grown.getStatus().getPartitionsOutsideSpec()).as("0 and 1 stay on bulk").isEqualTo(2);
+        assertThat(placements("orders", 4)).containsExactly("bulk", "bulk", "premium", "premium");
+        assertThat(Files.readAllBytes(segment)).as("existing partitions are not touched").containsExactly(1, 2, 3);
+        assertThat(vols.resolve("old/orders")).as("cordoned: no new partition, though named").doesNotExist();
+
+        create("legacy", 1, storage(List.of("old"), null));
+        Condition refused = awaitReadyCondition("legacy", 1);
+        assertThat(refused.getReason()).isEqualTo("InvalidVolumeBinding");
+        assertThat(refused.getMessage()).contains("cordoned");
+        assertThat(data.resolve("legacy")).doesNotExist();
+    }
+
+    @Test
+    void anAdoptedDirectorysPartitionThatHoldsALogStaysOnTheDataVolume() throws IOException {
+        Path segment = data.resolve("orders/0/00000001-00000000000000000000.log"); // no stamp: adopted, not reclaimed
+        Files.createDirectories(segment.getParent());
+        Files.write(segment, new byte[] {1, 2, 3});
+        create("orders", 2, storage(List.of("bulk"), null)); // declared before the first sweep lists it
+        startWithPool(NO_SWEEP_AFTER_THE_FIRST, member("bulk", false, false, Map.of()));
+
+        KafkaTopic ready = awaitReady("orders", 1);
+        assertThat(ready.getStatus().getVolumeAssignments()).containsExactlyInAnyOrderEntriesOf(
+                Map.of("0", "default", "1", "bulk"));
+        assertThat(ready.getStatus().getPartitionsOutsideSpec()).isEqualTo(1);
+        assertThat(placements("orders", 2)).containsExactly("default", "bulk");
+        assertThat(Files.readAllBytes(segment)).containsExactly(1, 2, 3);
+    }
+
+    @Test
+    void anUnmountedMemberStopsTheOperatorFromStarting() {
+        VolumePoolSetting.Member missing = new VolumePoolSetting.Member("bulk", vols.resolve("bulk").toString(), true,
+                Map.of(), false);
+
+        assertThatThrownBy(() -> startWithPool(NO_SWEEP_AFTER_THE_FIRST, missing))
+                .hasMessageContaining("volume pool member 'bulk' is not mounted");
+    }
+
+    @Test
+    void aTopicsDirectoriesGoFromEveryMemberWithItAndTheSweepTakesAMembersOrphans() throws IOException {
+        Files.createDirectories(vols.resolve("bulk/ghost/0")); // a removal interrupted after the data volume's part
+        Files.write(vols.resolve("bulk/ghost/0/00000001-00000000000000000000.log"), new byte[] {9});
+        startWithPool(Duration.ofMillis(200), member("bulk", false, false, Map.of()));
+        create("orders", 2, storage(List.of("bulk"), null));
+        create("payments", 1, storage(List.of("bulk"), null));
+        awaitReady("orders", 1);
+        awaitReady("payments", 1);
+        await().atMost(Duration.ofSeconds(20)).until(() -> !Files.exists(vols.resolve("bulk/ghost")));
+
+        topic("orders").delete();
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> !Files.exists(vols.resolve("bulk/orders"))
+                && !Files.exists(data.resolve("orders")));
+        assertThat(memberPartitions("bulk", "payments")).containsExactly("0");
+        assertThat(placements("payments", 1)).containsExactly("bulk");
+    }
+
+    private void startWithPool(Duration sweepInterval, VolumePoolSetting.Member... members) {
+        world.startOperator(sweepInterval, List.of(members));
+    }
+
+    /** A member, mounted: its directory exists. */
+    private VolumePoolSetting.Member member(String name, boolean defaultEligible, boolean cordoned,
+                                            Map<String, String> labels) throws IOException {
+        return new VolumePoolSetting.Member(name, Files.createDirectories(vols.resolve(name)).toString(),
+                defaultEligible, labels, cordoned);
+    }
+
+    private static TopicStorage storage(List<String> volumes, Map<String, String> selector) {
+        TopicStorage storage = new TopicStorage();
+        storage.setVolumes(volumes);
+        storage.setVolumeSelector(selector);
+        return storage;
+    }
+
+    private void create(String name, int partitions, TopicStorage storage) {
+        KafkaTopic topic = resource(name, partitions, config -> { });
+        topic.getSpec().setStorage(storage);
+        client.resource(topic).create();
+    }
+
+    /** The member each partition's placement record (what brokers open it by) names, in partition order. */
+    private List<String> placements(String topic, int partitions) throws IOException {
+        List<String> members = new ArrayList<>();
+        for (int p = 0; p < partitions; p++) {
+            members.add(json(data.resolve(topic).resolve(Integer.toString(p)).resolve("log-dir.json")).get("logDir")
+                    .asText());
+        }
+        return members;
+    }
+
+    private List<String> memberPartitions(String member, String topic) throws IOException {
+        try (Stream<Path> dirs = Files.list(vols.resolve(member).resolve(topic))) {
+            return dirs.filter(Files::isDirectory).map(p -> p.getFileName().toString()).sorted().toList();
+        }
     }
 
     private void start(Duration sweepInterval) {
@@ -298,7 +465,7 @@ class KafkaTopicReconcilerIT {
         return Files.list(data.resolve(topic)).filter(Files::isDirectory).map(p -> p.getFileName().toString());
     }
 
-    private java.util.List<String> partitionDirectories(String topic) throws IOException {
+    private List<String> partitionDirectories(String topic) throws IOException {
         try (Stream<String> names = partitionDirectoryStream(topic)) {
             return names.sorted().toList();
         }

@@ -81,7 +81,8 @@ class OrphanTopicSweepTest {
     }
 
     private OrphanTopicSweep sweep(Supplier<Set<String>> declared) {
-        return new OrphanTopicSweep(new DataLayout(data), files, store(), new TopicLocks(), declared);
+        return new OrphanTopicSweep(new DataLayout(data), files, store(), new TopicLocks(), PoolRoots.none(),
+                declared);
     }
 
     private JsonTopicStore store() {

@@ -53,6 +53,8 @@ final class EngineFixture {
     /** Hears the appends of the logs the engine opens from now on. */
     AppendListener listener = append -> { };
     int epoch;
+    /** A cluster's shared volume: the operator places partitions, the engine only opens them where recorded. */
+    boolean sharedVolume;
     /** The log dirs; null for the data directory alone. */
     LogDirectories logDirs;
     /** Runs moves between log dirs (the test runs it by hand). */
@@ -78,7 +80,7 @@ final class EngineFixture {
     DiskLogEngine engine() {
         if (engine == null) {
             DiskLogEngine.Settings settings = new DiskLogEngine.Settings(ROOT, epoch, FSYNC_MAX_LATENCY_MS,
-                    checkpointIntervalBytes);
+                    checkpointIntervalBytes, sharedVolume);
             Filesystem volume = engineFs == null ? fs : engineFs;
             engine = logDirs == null
                     ? new DiskLogEngine(settings, volume, codec, io, scheduler, clock, listener)

@@ -11,6 +11,7 @@ import io.kaas.application.log.DiskLogEngine;
 import io.kaas.application.log.LogDirectories;
 import io.kaas.application.log.LogEngine;
 import io.kaas.application.log.PartitionLog;
+import io.kaas.application.log.PartitionState;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.log.SegmentName;
 import io.kaas.domain.topic.Topic;
@@ -83,6 +84,42 @@ class LogDirMoveTest {
     }
 
     @Test
+    void onAClustersSharedVolumeEachPartitionOpensWhereItsRecordSaysAndNoneIsPlacedByTheBroker() throws IOException {
+        fixture.sharedVolume = true;
+        for (int p = 0; p < 4; p++) { // what the operator wrote: 1 and 3 on bulk, 0 on default, 2 from before the pool
+            Path anchor = EngineFixture.ROOT.resolve("t").resolve(Integer.toString(p));
+            fixture.sim.createDirectories(anchor);
+            if (p != 2) {
+                fixture.sim.writeAtomically(anchor.resolve("log-dir.json"), fixture.codec.encode(
+                        new PartitionState.Placement(p % 2 == 1 ? "bulk" : "default")));
+            }
+            if (p % 2 == 1) {
+                fixture.sim.createDirectories(BULK.resolve("t").resolve(Integer.toString(p)));
+            }
+        }
+
+        for (int p = 0; p < 4; p++) {
+            fixture.open(TOPIC, p);
+        }
+        List<byte[]> written = appendBatches(fixture.open(TOPIC, 3), 4);
+
+        assertThat(dirsOfPartitions()).containsExactly("/data", "/vols/bulk", "/data", "/vols/bulk");
+        assertThat(fixture.sim.exists(EngineFixture.ROOT.resolve("t/2/log-dir.json"))).as("no record of the broker's")
+                .isFalse();
+        fixture.close();
+        assertThat(segmentsIn(BULK, "t", 3)).isNotEmpty();
+        assertThat(segmentsIn(EngineFixture.ROOT, "t", 3)).isEmpty();
+        assertThat(readAll(fixture.open(TOPIC, 3), 0)).hasSameSizeAs(written);
+
+        Served served = new Served(fixture.open(TOPIC, 0));
+        assertThat(fixture.engine().moveLog(P0, "/vols/bulk", served)).as("no move on a shared volume")
+                .isEqualTo(KafkaError.INVALID_REQUEST);
+        assertThat(fixture.engine().moveLog(P0, "/data", served)).as("there already").isEqualTo(KafkaError.NONE);
+        fixture.mover.runAll();
+        assertThat(fixture.engine().logDirOf(P0)).contains("/data");
+    }
+
+    @Test
     void aPlacementOnADirNoLongerConfiguredRefusesToOpenTheLog() {
         fixture.open(TOPIC, 0);
         fixture.open(TOPIC, 1); // placed on bulk
@@ -90,7 +127,8 @@ class LogDirMoveTest {
         fixture.logDirs = LogDirectories.single(EngineFixture.ROOT);
 
         assertThatThrownBy(() -> fixture.open(TOPIC, 1)).isInstanceOf(UncheckedIOException.class)
-                .hasMessageContaining("t-1 is placed on log dir 'bulk', which KAAS_LOG_DIRS does not name");
+                .hasMessageContaining("t-1 is placed on log dir 'bulk', which this broker's log dirs (KAAS_LOG_DIRS,"
+                        + " KAAS_VOLUME_POOL) do not name");
     }
 
     @Test
