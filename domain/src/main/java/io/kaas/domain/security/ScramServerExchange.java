@@ -10,10 +10,10 @@ import java.util.Objects;
  * runs it: client-first {@code n,,n=user,r=cnonce} → server-first {@code r=cnonce+snonce,s=salt,i=n} →
  * client-final {@code c=biws,r=..,p=proof} → server-final {@code v=signature}. No channel binding
  * (the gs2 flag must be {@code n}); an authorization id, if sent, must be the user; delegation tokens
- * ({@code tokenauth}) are not served, so such a client fails as an unknown user would. A client-final nonce
- * that only ends with the server-first one is accepted, as by Apache 3.7.2, for librdkafka before 2.6.1. Every failure
- * that could tell an unknown user from a wrong password says the same thing. The proof is checked in
- * constant time. Deterministic: the server nonce is given.
+ * ({@code tokenauth}) are not served, so such a client fails as an unknown user would. A client-final
+ * nonce that only ends with the server-first one is accepted, as by Apache 3.7.2, for librdkafka before
+ * 2.6.1. Every failure that could tell an unknown user from a wrong password says the same thing. The
+ * proof is checked in constant time. Deterministic: the server nonce is given.
  */
 public final class ScramServerExchange implements SaslServerExchange {
     private static final Base64.Encoder B64 = Base64.getEncoder();
