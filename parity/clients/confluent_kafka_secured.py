@@ -1,5 +1,5 @@
-"""librdkafka (confluent-kafka-python) over SASL_SSL listeners: the broker's certificate checked against a CA
-and its host name, SASL with SCRAM or OAUTHBEARER, then an admin call, a producer, a consumer group that
+"""librdkafka (confluent-kafka-python) over SASL_SSL and mTLS listeners: the broker's certificate checked against a
+CA and its host name, SASL with SCRAM or OAUTHBEARER or a client certificate, then an admin call, a producer, a consumer group that
 commits, and what a refused client sees. The principal's ACLs cover the topics and groups named
 "parity-secured-<SUFFIX>..." only (the scenario grants them), so a request that went through as anyone else
 would be refused. Prints one line per check, and "OUTCOME:" lines with the broker's answers to compare with
@@ -11,6 +11,8 @@ parity/security/setup.sh's scenario.env names them:
     python3 confluent_kafka_secured.py UNIQUE-SUFFIX oauthbearer
         SASL_SSL_OAUTHBEARER_BOOTSTRAP, SSL_CA_PEM, OAUTH_TOKEN (a JWT for the granted principal),
         OAUTH_EXPIRED_TOKEN, OAUTH_OTHER_TOKEN (a valid JWT for a principal without ACLs)
+    python3 confluent_kafka_secured.py UNIQUE-SUFFIX mtls
+        SSL_MTLS_BOOTSTRAP, SSL_CA_PEM, SSL_CLIENT_CERT, SSL_CLIENT_KEY
 """
 import os
 import re
@@ -57,6 +59,15 @@ def connect(kind, config):
     if "oauth_cb" in config:
         client.poll(0)
     return client
+
+
+def mtls(certificate):
+    config = {"bootstrap.servers": os.environ["SSL_MTLS_BOOTSTRAP"], "security.protocol": "SSL",
+              "ssl.ca.location": os.environ["SSL_CA_PEM"]}
+    if certificate:
+        config.update({"ssl.certificate.location": os.environ["SSL_CLIENT_CERT"],
+                       "ssl.key.location": os.environ["SSL_CLIENT_KEY"]})
+    return config
 
 
 def round_trip(security, what):
@@ -118,6 +129,10 @@ def refused(security, what):
     first = authentication_errors()[0].str()
     said = re.search(r"SASL authentication error: (.*) \(after ", first)
     outcome(f"{what}: the broker's error message", said.group(1) if said else first)
+    not_served(security, what)
+
+
+def not_served(security, what):
     try:
         connect(AdminClient, security).list_topics(timeout=5)
         check(False, f"{what}: metadata is not served")
@@ -137,6 +152,9 @@ elif MODE == "oauthbearer":
     denied = other.create_topics([NewTopic(topic, num_partitions=1, replication_factor=1)])[topic].exception(TIMEOUT_S)
     check(denied is not None, f"another token's principal, without ACLs, may not create {topic} ({denied})")
     outcome("another token's principal creates a topic", denied.args[0].name())
+elif MODE == "mtls":
+    round_trip(mtls(certificate=True), "mtls")
+    not_served(mtls(certificate=False), "mTLS without a client certificate")
 else:
     check(False, f"unknown mode {MODE}")
 print("ALL CHECKS PASSED", flush=True)

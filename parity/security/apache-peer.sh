@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Apache Kafka 3.7.2 (../shared/tools/peer-kafka.sh) with the secured listeners of the parity broker, to check
-# the client-*-sasl-* and *-oauthbearer scenarios against Apache itself:
+# the client-*-sasl-*, *-oauthbearer and *-mtls scenarios against Apache itself:
 #   parity/security/apache-peer.sh start PORT DIR  plaintext on PORT (PORT+1 its controller), SASL_SSL SCRAM-SHA-256,
-#                                                  SCRAM-SHA-512 and OAUTHBEARER on PORT+2..PORT+4, the JWKS on PORT+5
+#                                                  SCRAM-SHA-512 and OAUTHBEARER on PORT+2..PORT+4, the JWKS on PORT+5,
+#                                                  mTLS on PORT+6
 #   parity/security/apache-peer.sh stop DIR
-# then: set -a; . DIR/security/scenario.env; set +a; parity/run.sh --bootstrap 127.0.0.1:PORT --only 'client-.*(sasl|oauth).*'
+# then: set -a; . DIR/security/scenario.env; set +a; parity/run.sh --bootstrap 127.0.0.1:PORT --only 'client-.*(sasl|oauth|mtls).*'
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 PEER="${PEER_KAFKA:-$HERE/../../../shared/tools/peer-kafka.sh}"
@@ -13,16 +14,18 @@ start)
   PORT="$2"; DIR="$(mkdir -p "$3" && cd "$3" && pwd)"
   SEC="$DIR/security"
   PLAIN_PORT=$PORT SCRAM_SHA_256_PORT=$((PORT + 2)) SCRAM_SHA_512_PORT=$((PORT + 3)) OAUTHBEARER_PORT=$((PORT + 4)) \
-    JWKS_URL="http://127.0.0.1:$((PORT + 5))/jwks.json" bash "$HERE/setup.sh" "$SEC"
+    MTLS_PORT=$((PORT + 6)) JWKS_URL="http://127.0.0.1:$((PORT + 5))/jwks.json" bash "$HERE/setup.sh" "$SEC"
   cat "$SEC/tls.key" "$SEC/tls.crt" > "$SEC/keystore.pem"
   nohup python3 -m http.server --bind 127.0.0.1 $((PORT + 5)) --directory "$SEC" > "$DIR/jwks.log" 2>&1 &
   echo $! > "$DIR/jwks.pid"
   scram='org.apache.kafka.common.security.scram.ScramLoginModule required;'
   bash "$PEER" start "$PORT" "$DIR" \
-    "listeners=PLAINTEXT://127.0.0.1:$PORT,CONTROLLER://127.0.0.1:$((PORT + 1)),SCRAM256://127.0.0.1:$((PORT + 2)),SCRAM512://127.0.0.1:$((PORT + 3)),OAUTH://127.0.0.1:$((PORT + 4))" \
-    "advertised.listeners=PLAINTEXT://127.0.0.1:$PORT,SCRAM256://127.0.0.1:$((PORT + 2)),SCRAM512://127.0.0.1:$((PORT + 3)),OAUTH://127.0.0.1:$((PORT + 4))" \
-    "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SCRAM256:SASL_SSL,SCRAM512:SASL_SSL,OAUTH:SASL_SSL" \
+    "listeners=PLAINTEXT://127.0.0.1:$PORT,CONTROLLER://127.0.0.1:$((PORT + 1)),SCRAM256://127.0.0.1:$((PORT + 2)),SCRAM512://127.0.0.1:$((PORT + 3)),OAUTH://127.0.0.1:$((PORT + 4)),MTLS://127.0.0.1:$((PORT + 6))" \
+    "advertised.listeners=PLAINTEXT://127.0.0.1:$PORT,SCRAM256://127.0.0.1:$((PORT + 2)),SCRAM512://127.0.0.1:$((PORT + 3)),OAUTH://127.0.0.1:$((PORT + 4)),MTLS://127.0.0.1:$((PORT + 6))" \
+    "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SCRAM256:SASL_SSL,SCRAM512:SASL_SSL,OAUTH:SASL_SSL,MTLS:SSL" \
     "ssl.keystore.type=PEM" "ssl.keystore.location=$SEC/keystore.pem" \
+    "listener.name.mtls.ssl.client.auth=required" \
+    "listener.name.mtls.ssl.truststore.type=PEM" "listener.name.mtls.ssl.truststore.location=$SEC/ca.crt" \
     "listener.name.scram256.sasl.enabled.mechanisms=SCRAM-SHA-256" \
     "listener.name.scram256.scram-sha-256.sasl.jaas.config=$scram" \
     "listener.name.scram512.sasl.enabled.mechanisms=SCRAM-SHA-512" \

@@ -17,11 +17,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
 
 /**
- * The parity broker's secured listeners, SASL_SSL with SCRAM-SHA-256, SCRAM-SHA-512 and OAUTHBEARER, for the
- * client-*-sasl-* and *-oauthbearer scenarios: {@code parity/security/setup.sh} makes the certificates, the
- * OAuth issuer's key, the listener JSON and the SCRAM user; this class serves the issuer's JWKS over HTTP
- * (the broker fetches it at startup and validates tokens against it) and hands over the broker's and the
- * scenarios' environment.
+ * The parity broker's secured listeners, SASL_SSL with SCRAM-SHA-256, SCRAM-SHA-512 and OAUTHBEARER, and mTLS,
+ * for the client-*-sasl-*, *-oauthbearer and *-mtls scenarios: {@code parity/security/setup.sh} makes the
+ * certificates, the OAuth issuer's key, the listener JSON and the SCRAM user; this class serves the issuer's
+ * JWKS over HTTP (the broker fetches it at startup and validates tokens against it) and hands over the broker's
+ * and the scenarios' environment.
  */
 final class SecureListeners implements AutoCloseable {
     private final HttpServer jwks;
@@ -51,7 +51,8 @@ final class SecureListeners implements AutoCloseable {
             }
         });
         jwks.start();
-        ProcessBuilder setup = new ProcessBuilder("bash", parityDir.resolve("security/setup.sh").toString(), dir.toString())
+        Path script = parityDir.resolve("security/setup.sh");
+        ProcessBuilder setup = new ProcessBuilder("bash", script.toString(), dir.toString())
                 .redirectErrorStream(true)
                 .redirectOutput(dir.resolve("setup.log").toFile());
         Map<String, String> env = setup.environment();
@@ -59,6 +60,7 @@ final class SecureListeners implements AutoCloseable {
         env.put("SCRAM_SHA_256_PORT", Integer.toString(ports.getAsInt()));
         env.put("SCRAM_SHA_512_PORT", Integer.toString(ports.getAsInt()));
         env.put("OAUTHBEARER_PORT", Integer.toString(ports.getAsInt()));
+        env.put("MTLS_PORT", Integer.toString(ports.getAsInt()));
         env.put("JWKS_URL", "http://127.0.0.1:" + jwks.getAddress().getPort() + "/jwks.json");
         env.put("KAAS_JAR", jar.toAbsolutePath().toString());
         env.put("KAAS_DATA_DIR", dataDir.toAbsolutePath().toString());
@@ -75,7 +77,7 @@ final class SecureListeners implements AutoCloseable {
         return brokerEnv;
     }
 
-    /** What the scenarios need (lib.sh's requires_secure_listener): bootstraps, the CA, the user, the issuer. */
+    /** What the scenarios need (lib.sh's requires_secure_listener): bootstraps, the CA, the users, the issuer. */
     Map<String, String> scenarioEnv() {
         return scenarioEnv;
     }
