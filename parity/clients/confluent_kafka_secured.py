@@ -1,6 +1,6 @@
-"""librdkafka (confluent-kafka-python) over SASL_SSL and mTLS listeners: the broker's certificate checked against a
-CA and its host name, SASL with SCRAM or OAUTHBEARER or a client certificate, then an admin call, a producer, a consumer group that
-commits, and what a refused client sees. The principal's ACLs cover the topics and groups named
+"""librdkafka (confluent-kafka-python) over SASL_SSL and mTLS listeners: the broker's certificate checked against
+a CA and its host name, SASL with SCRAM or OAUTHBEARER or a client certificate, then an admin call, a producer,
+a consumer group that commits, and what a refused client sees. The principal's ACLs cover the topics and groups named
 "parity-secured-<SUFFIX>..." only (the scenario grants them), so a request that went through as anyone else
 would be refused. Prints one line per check, and "OUTCOME:" lines with the broker's answers to compare with
 Apache's; exits non-zero on the first failure. The listeners and credentials come from the environment, as
