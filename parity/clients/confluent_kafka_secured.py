@@ -1,13 +1,13 @@
 """librdkafka (confluent-kafka-python) over SASL_SSL and mTLS listeners: the broker's certificate checked against
-a CA and its host name, SASL with SCRAM or OAUTHBEARER or a client certificate, then an admin call, a producer,
+a CA and its host name, SASL with SCRAM, PLAIN or OAUTHBEARER or a client certificate, then an admin call, a producer,
 a consumer group that commits, and what a refused client sees. The principal's ACLs cover the topics and groups named
 "parity-secured-<SUFFIX>..." only (the scenario grants them), so a request that went through as anyone else
 would be refused. Prints one line per check, and "OUTCOME:" lines with the broker's answers to compare with
 Apache's; exits non-zero on the first failure. The listeners and credentials come from the environment, as
 parity/security/setup.sh's scenario.env names them:
 
-    python3 confluent_kafka_secured.py UNIQUE-SUFFIX scram SCRAM-SHA-256 SCRAM-SHA-512
-        SASL_SSL_SCRAM_SHA_256_BOOTSTRAP, ..._512_BOOTSTRAP, SSL_CA_PEM, SASL_USERNAME, SASL_PASSWORD
+    python3 confluent_kafka_secured.py UNIQUE-SUFFIX password SCRAM-SHA-256|SCRAM-SHA-512|PLAIN...
+        SASL_SSL_<MECHANISM>_BOOTSTRAP, SSL_CA_PEM, SASL_USERNAME, SASL_PASSWORD
     python3 confluent_kafka_secured.py UNIQUE-SUFFIX oauthbearer
         SASL_SSL_OAUTHBEARER_BOOTSTRAP, SSL_CA_PEM, OAUTH_TOKEN (a JWT for the granted principal),
         OAUTH_EXPIRED_TOKEN, OAUTH_OTHER_TOKEN (a valid JWT for a principal without ACLs)
@@ -43,7 +43,7 @@ def sasl_ssl(mechanism):
             "security.protocol": "SASL_SSL", "ssl.ca.location": os.environ["SSL_CA_PEM"], "sasl.mechanism": mechanism}
 
 
-def scram(mechanism, password):
+def password_login(mechanism, password):
     return {**sasl_ssl(mechanism), "sasl.username": os.environ["SASL_USERNAME"], "sasl.password": password}
 
 
@@ -140,10 +140,10 @@ def not_served(security, what):
         check(True, f"{what}: metadata is not served ({e.args[0].name()})")
 
 
-if MODE == "scram":
+if MODE == "password":
     for mechanism in ARGS:
-        round_trip(scram(mechanism, os.environ["SASL_PASSWORD"]), mechanism.lower())
-        refused(scram(mechanism, os.environ["SASL_PASSWORD"] + "-wrong"), f"{mechanism} with a wrong password")
+        round_trip(password_login(mechanism, os.environ["SASL_PASSWORD"]), mechanism.lower())
+        refused(password_login(mechanism, os.environ["SASL_PASSWORD"] + "-wrong"), f"{mechanism} with a wrong password")
 elif MODE == "oauthbearer":
     round_trip(oauthbearer(os.environ["OAUTH_TOKEN"]), "oauthbearer")
     refused(oauthbearer(os.environ["OAUTH_EXPIRED_TOKEN"]), "OAUTHBEARER with an expired token")

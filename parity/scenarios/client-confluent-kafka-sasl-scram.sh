@@ -9,7 +9,7 @@ PY="${PARITY_PYTHON:-/usr/bin/python3}"
 "$PY" -c 'import confluent_kafka' 2>/dev/null \
   || absent "confluent-kafka-python is not installed for $PY (apt-get install python3-confluent-kafka)"
 allow_prefix "User:$SASL_USERNAME" "parity-secured-$$"
-SHOW_LINES=60 program "$PY" "$PARITY_DIR/clients/confluent_kafka_secured.py" "$$" scram SCRAM-SHA-256 SCRAM-SHA-512
+SHOW_LINES=60 program "$PY" "$PARITY_DIR/clients/confluent_kafka_secured.py" "$$" password SCRAM-SHA-256 SCRAM-SHA-512
 expect_ok "$(grep -m1 '^FAILED' <<<"$OUT" || echo "exit status $RC")"
 expect "^ALL CHECKS PASSED$"
 same_as_apache

@@ -3,18 +3,21 @@
 # openssl only, so that a run by hand and ShellToolParityIT get the same broker:
 #   parity/security/setup.sh DIR
 # Environment in: PLAIN_PORT (the broker's plaintext listener, KAAS_PORT), SCRAM_SHA_256_PORT,
-#   SCRAM_SHA_512_PORT, OAUTHBEARER_PORT, MTLS_PORT, JWKS_URL (where DIR/jwks.json will be served, over http),
+#   SCRAM_SHA_512_PORT, SASL_PLAIN_PORT, OAUTHBEARER_PORT, MTLS_PORT, JWKS_URL (where DIR/jwks.json will be
+#   served, over http),
 #   KAAS_JAR and KAAS_DATA_DIR: the SCRAM user is written there with `kaas user add` (JAVA, default java);
 #   without them (an Apache peer) create it after start from SASL_USERNAME and SASL_PASSWORD in scenario.env.
 # Files out, in DIR:
 #   ca.crt, tls.crt, tls.key  a CA and the listeners' certificate, for 127.0.0.1 and localhost
 #   client.crt, client.key    a client certificate from that CA, CN=parity-mtls-client
 #   jwt.key, jwks.json        the OAuth issuer's RS256 signing key and its public half as a JWKS
-#   listeners.json            KAAS_LISTENERS: plaintext, SASL_SSL SCRAM-SHA-256, SCRAM-SHA-512 and OAUTHBEARER, mTLS
+#   listeners.json            KAAS_LISTENERS: plaintext, SASL_SSL SCRAM-SHA-256, SCRAM-SHA-512, PLAIN and
+#                             OAUTHBEARER, mTLS
 #   scenario.env              KEY=value lines the scenarios read (lib.sh: requires_secure_listener)
 set -euo pipefail
 DIR="$(mkdir -p "$1" && cd "$1" && pwd)"
-: "${PLAIN_PORT:?}" "${SCRAM_SHA_256_PORT:?}" "${SCRAM_SHA_512_PORT:?}" "${OAUTHBEARER_PORT:?}" "${MTLS_PORT:?}" "${JWKS_URL:?}"
+: "${PLAIN_PORT:?}" "${SCRAM_SHA_256_PORT:?}" "${SCRAM_SHA_512_PORT:?}" "${SASL_PLAIN_PORT:?}" "${OAUTHBEARER_PORT:?}"
+: "${MTLS_PORT:?}" "${JWKS_URL:?}"
 JAVA="${JAVA:-java}"
 USERNAME=parity-sasl
 PASSWORD="pw-$RANDOM$RANDOM$RANDOM"
@@ -47,13 +50,15 @@ cat > listeners.json <<JSON
 [{"name":"plain","port":$PLAIN_PORT,"tls":false},
  {"name":"scram256","port":$SCRAM_SHA_256_PORT,"tls":true,"authentication":{"type":"scram-sha-256"},$files},
  {"name":"scram512","port":$SCRAM_SHA_512_PORT,"tls":true,"authentication":{"type":"scram-sha-512"},$files},
+ {"name":"saslplain","port":$SASL_PLAIN_PORT,"tls":true,"authentication":{"type":"plain"},$files},
  {"name":"oauth","port":$OAUTHBEARER_PORT,"tls":true,"authentication":{"type":"oauth",
    "validIssuerUri":"$ISSUER","jwksEndpointUri":"$JWKS_URL"},$files},
  {"name":"mtls","port":$MTLS_PORT,"tls":true,"authentication":{"type":"mtls"},
    "tlsConfiguration":{"certFile":"$DIR/tls.crt","keyFile":"$DIR/tls.key","caFile":"$DIR/ca.crt"}}]
 JSON
 
-# One user with a credential for each SCRAM mechanism, written before the broker starts.
+# One user with a credential for each SCRAM mechanism, written before the broker starts (kaas checks PLAIN logins
+# against the stored SCRAM credential).
 for mechanism in SCRAM-SHA-256 SCRAM-SHA-512; do
   [ -z "${KAAS_JAR:-}" ] || KAAS_DATA_DIR="${KAAS_DATA_DIR:?}" "$JAVA" -jar "$KAAS_JAR" user add "$USERNAME" \
     --mechanism "$mechanism" --password "$PASSWORD" >/dev/null
@@ -63,6 +68,7 @@ cat > scenario.env <<ENV
 SECURE_LISTENERS_OF=127.0.0.1:$PLAIN_PORT
 SASL_SSL_SCRAM_SHA_256_BOOTSTRAP=127.0.0.1:$SCRAM_SHA_256_PORT
 SASL_SSL_SCRAM_SHA_512_BOOTSTRAP=127.0.0.1:$SCRAM_SHA_512_PORT
+SASL_SSL_PLAIN_BOOTSTRAP=127.0.0.1:$SASL_PLAIN_PORT
 SASL_SSL_OAUTHBEARER_BOOTSTRAP=127.0.0.1:$OAUTHBEARER_PORT
 SSL_MTLS_BOOTSTRAP=127.0.0.1:$MTLS_PORT
 SSL_CLIENT_CERT=$DIR/client.crt

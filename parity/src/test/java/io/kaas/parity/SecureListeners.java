@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
 
 /**
- * The parity broker's secured listeners, SASL_SSL with SCRAM-SHA-256, SCRAM-SHA-512 and OAUTHBEARER, and mTLS,
+ * The parity broker's secured listeners, SASL_SSL with SCRAM-SHA-256, SCRAM-SHA-512, PLAIN and OAUTHBEARER, and mTLS,
  * for the client-*-sasl-*, *-oauthbearer and *-mtls scenarios: {@code parity/security/setup.sh} makes the
  * certificates, the OAuth issuer's key, the listener JSON and the SCRAM user; this class serves the issuer's
  * JWKS over HTTP (the broker fetches it at startup and validates tokens against it) and hands over the broker's
@@ -59,6 +59,7 @@ final class SecureListeners implements AutoCloseable {
         env.put("PLAIN_PORT", Integer.toString(plainPort));
         env.put("SCRAM_SHA_256_PORT", Integer.toString(ports.getAsInt()));
         env.put("SCRAM_SHA_512_PORT", Integer.toString(ports.getAsInt()));
+        env.put("SASL_PLAIN_PORT", Integer.toString(ports.getAsInt()));
         env.put("OAUTHBEARER_PORT", Integer.toString(ports.getAsInt()));
         env.put("MTLS_PORT", Integer.toString(ports.getAsInt()));
         env.put("JWKS_URL", "http://127.0.0.1:" + jwks.getAddress().getPort() + "/jwks.json");

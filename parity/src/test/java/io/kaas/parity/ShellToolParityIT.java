@@ -46,7 +46,7 @@ class ShellToolParityIT {
         deleteTree(WORK);
         Files.createDirectories(WORK);
         int port = freePort();
-        // SASL_SSL listeners (SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER) and mTLS beside the plaintext one on KAAS_PORT
+        // SASL_SSL listeners (SCRAM-SHA-256/512, PLAIN, OAUTHBEARER) and mTLS beside the plaintext one on KAAS_PORT
         secure = SecureListeners.prepare(PARITY_DIR, WORK.resolve("security"), port, ShellToolParityIT::freePort, jar,
                 WORK.resolve("data"), javaBinary());
         ProcessBuilder pb = new ProcessBuilder(javaBinary(), "-Xmx1g", "-jar", jar.toAbsolutePath().toString())
