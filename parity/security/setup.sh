@@ -23,7 +23,6 @@ USERNAME=parity-sasl
 PASSWORD="pw-$RANDOM$RANDOM$RANDOM"
 ISSUER=https://issuer.parity.kaas.test
 KID=parity-rs256
-mkdir -p "$DIR"
 cd "$DIR"
 
 # The CA and the certificate every secured listener serves; librdkafka checks the host name (its default
@@ -32,7 +31,7 @@ openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=kaas parity CA" -ke
 openssl req -newkey rsa:2048 -nodes -subj "/CN=localhost" -keyout tls.key -out tls.csr 2>/dev/null
 openssl x509 -req -in tls.csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 2 -out tls.crt \
   -extfile <(printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n') 2>/dev/null
-# The mTLS listener's client; its principal is the subject DN (KAAS_SSL_PRINCIPAL_MAPPING_RULES' DEFAULT, as Apache's).
+# The mTLS listener's client; its principal is the subject DN (the DEFAULT principal mapping, as Apache's).
 openssl req -newkey rsa:2048 -nodes -subj "/CN=parity-mtls-client" -keyout client.key -out client.csr 2>/dev/null
 openssl x509 -req -in client.csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 2 -out client.crt \
   -extfile <(printf 'keyUsage=digitalSignature\nextendedKeyUsage=clientAuth\n') 2>/dev/null
