@@ -100,6 +100,35 @@ requires_api() {
   grep -qE "^\s*$1\([0-9]+\): [0-9]" "$APIS" || skip "$2 (the broker does not serve $1)"
 }
 
+# requires_secure_listener VAR...: skip unless this broker's secured listeners were handed over (the variables
+# of parity/security/setup.sh's scenario.env, for the broker at $BOOTSTRAP) and each VAR is among them.
+requires_secure_listener() {
+  [ "${SECURE_LISTENERS_OF:-}" = "$BOOTSTRAP" ] \
+    || skip "no SASL_SSL listeners of this broker were given (parity/security/setup.sh prepares them)"
+  local var
+  for var in "$@"; do [ -n "${!var:-}" ] || skip "$var is not set"; done
+}
+
+# allow_prefix PRINCIPAL PREFIX: every operation on the topics and groups named PREFIX..., granted through
+# the plaintext listener (whose principal the parity broker makes a super user).
+allow_prefix() {
+  tool kafka.admin.AclCommand --bootstrap-server "$BOOTSTRAP" --add --allow-principal "$1" --operation All \
+    --topic "$2" --group "$2" --resource-pattern-type prefixed
+  expect_ok "could not grant $1 the ACLs on $2..."
+}
+
+# mint_jwt SUBJECT EXPIRES_IN_SECONDS: an RS256 JWT from the parity issuer (OAUTH_ISSUER, OAUTH_KEY_ID,
+# OAUTH_SIGNING_KEY), as an identity provider would issue it; a negative lifetime gives an expired one.
+mint_jwt() {
+  local exp header payload signature
+  exp=$(( $(date +%s) + $2 ))
+  header="$(printf '{"alg":"RS256","typ":"JWT","kid":"%s"}' "$OAUTH_KEY_ID" | b64url)"
+  payload="$(printf '{"iss":"%s","sub":"%s","iat":%d,"exp":%d}' "$OAUTH_ISSUER" "$1" $((exp - 3600)) "$exp" | b64url)"
+  signature="$(printf '%s.%s' "$header" "$payload" | openssl dgst -sha256 -binary -sign "$OAUTH_SIGNING_KEY" | b64url)"
+  echo "$header.$payload.$signature"
+}
+b64url() { base64 -w0 | tr '+/' '-_' | tr -d '='; }
+
 # A topic name unique to this scenario run.
 topic_name() { echo "parity-${SCENARIO}-$1-$$"; }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -36,14 +37,18 @@ class ShellToolParityIT {
     private static final Path WORK = Path.of(System.getProperty("parity.work", "target/parity"));
 
     private Process broker;
+    private SecureListeners secure;
 
     @BeforeEach
-    void startBroker() throws IOException {
+    void startBroker() throws IOException, InterruptedException {
         Path jar = Path.of(System.getProperty("kaas.jar", "../bootstrap/target/kaas.jar"));
         assertTrue(Files.isRegularFile(jar), jar + " is missing: build the broker first (mvn -B verify from the root)");
         deleteTree(WORK);
         Files.createDirectories(WORK);
         int port = freePort();
+        // SASL_SSL listeners (SCRAM-SHA-256/512, PLAIN, OAUTHBEARER) and mTLS beside the plaintext one on KAAS_PORT
+        secure = SecureListeners.prepare(PARITY_DIR, WORK.resolve("security"), port, ShellToolParityIT::freePort, jar,
+                WORK.resolve("data"), javaBinary());
         ProcessBuilder pb = new ProcessBuilder(javaBinary(), "-Xmx1g", "-jar", jar.toAbsolutePath().toString())
                 .redirectErrorStream(true)
                 .redirectOutput(WORK.resolve("kaas.log").toFile());
@@ -57,6 +62,7 @@ class ShellToolParityIT {
         // super user: every tool works, and kafka-acls manages ACLs instead of hearing "No Authorizer is configured".
         pb.environment().put("KAAS_AUTHORIZATION_TYPE", "simple");
         pb.environment().put("KAAS_SUPER_USERS", "User:ANONYMOUS");
+        pb.environment().putAll(secure.brokerEnv());
         broker = pb.start();
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
                 .until(() -> !broker.isAlive() || accepts(port));
@@ -72,6 +78,9 @@ class ShellToolParityIT {
                 broker.destroyForcibly();
             }
         }
+        if (secure != null) {
+            secure.close();
+        }
     }
 
     @Test
@@ -84,6 +93,7 @@ class ShellToolParityIT {
         pb.environment().put("KAFKA_CP", Files.readString(Path.of(System.getProperty("parity.classpath"))).trim());
         pb.environment().put("JAVA", javaBinary());
         pb.environment().put("WORK", WORK.toAbsolutePath().toString());
+        pb.environment().putAll(secure.scenarioEnv());
         Process run = pb.start();
         assertTrue(run.waitFor(20, TimeUnit.MINUTES), "the parity run did not finish in 20 minutes");
         System.out.println("Apache Kafka 3.7 shell tools and non-Java clients against kaas:");
@@ -149,9 +159,11 @@ class ShellToolParityIT {
         }
     }
 
-    private static int freePort() throws IOException {
+    private static int freePort() {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -10,9 +10,10 @@ import java.util.Objects;
  * runs it: client-first {@code n,,n=user,r=cnonce} → server-first {@code r=cnonce+snonce,s=salt,i=n} →
  * client-final {@code c=biws,r=..,p=proof} → server-final {@code v=signature}. No channel binding
  * (the gs2 flag must be {@code n}); an authorization id, if sent, must be the user; delegation tokens
- * ({@code tokenauth}) are not served, so such a client fails as an unknown user would. Every failure
- * that could tell an unknown user from a wrong password says the same thing. The proof is checked in
- * constant time. Deterministic: the server nonce is given.
+ * ({@code tokenauth}) are not served, so such a client fails as an unknown user would. A client-final
+ * nonce that only ends with the server-first one is accepted, as by Apache 3.7.2, for librdkafka before
+ * 2.6.1. Every failure that could tell an unknown user from a wrong password says the same thing. The
+ * proof is checked in constant time. Deterministic: the server nonce is given.
  */
 public final class ScramServerExchange implements SaslServerExchange {
     private static final Base64.Encoder B64 = Base64.getEncoder();
@@ -134,7 +135,10 @@ public final class ScramServerExchange implements SaslServerExchange {
         if (!attributes[0].substring(2).equals(expectedBinding)) {
             throw invalid("client-final channel binding " + attributes[0] + " does not repeat the gs2 header");
         }
-        if (!attributes[1].substring(2).equals(nonce)) {
+        // Apache 3.7.2 checks that the nonce ends with the server-first one (endsWith, not equals): librdkafka before
+        // 2.6.1 sends its client nonce twice (r=cnonce+cnonce+snonce), and Apache stays compatible with it. Ending with
+        // this exchange's fresh server nonce is what keeps a replayed client-final out.
+        if (!attributes[1].substring(2).endsWith(nonce)) {
             throw invalid("Invalid client nonce in the final client message.");
         }
         byte[] proof;

@@ -101,8 +101,9 @@ class ScramServerExchangeTest {
         ScramServerExchange server = new ScramServerExchange(ScramMechanism.SCRAM_SHA_512, alice(), "srvnonce");
         byte[] serverFirst = server.evaluate(client.first());
         String honest = text(client.finalMessage(serverFirst));
-        assertThatThrownBy(() -> server.evaluate(bytes(honest.replace(",r=", ",r=x"))))
-                .isInstanceOf(SaslAuthenticationFailure.class).hasMessage(GENERIC_512);
+        assertThatThrownBy(() -> server.evaluate(bytes(honest.replace("srvnonce,p=", "srvnonceX,p="))))
+                .isInstanceOf(SaslAuthenticationFailure.class).hasMessage(GENERIC_512)
+                .extracting(e -> ((SaslAuthenticationFailure) e).reason()).asString().contains("Invalid client nonce");
         assertThatThrownBy(() -> server.evaluate(client.finalMessage(serverFirst)))
                 .as("a failed exchange stays failed").isInstanceOf(SaslAuthenticationFailure.class);
 
@@ -111,6 +112,27 @@ class ScramServerExchangeTest {
         String rebound = text(client.finalMessage(first)).replace("c=biws", "c=" + Base64.getEncoder()
                 .encodeToString(bytes("n,a=alice,")));
         assertThatThrownBy(() -> bound.evaluate(bytes(rebound))).hasMessage(GENERIC_512);
+    }
+
+    /** librdkafka before 2.6.1 (Debian's 2.0.2) repeats its nonce: r=cnonce+cnonce+snonce. Apache 3.7.2 accepts it. */
+    @Test
+    void aClientFinalNonceThatEndsWithTheServerFirstOneIsAcceptedAsByApache() {
+        ScramTestClient librdkafka = new ScramTestClient(ScramMechanism.SCRAM_SHA_512, "alice", "s3cret", "");
+        ScramServerExchange server = new ScramServerExchange(ScramMechanism.SCRAM_SHA_512, alice(), "srvnonce");
+        byte[] serverFirst = server.evaluate(librdkafka.first());
+
+        byte[] serverFinal = server.evaluate(librdkafka.finalMessage(serverFirst, librdkafka.clientNonce));
+
+        assertThat(server.authenticatedUser()).isEqualTo("alice");
+        assertThat(text(serverFinal)).isEqualTo(librdkafka.expectedServerFinal());
+
+        ScramServerExchange another = new ScramServerExchange(ScramMechanism.SCRAM_SHA_512, alice(), "fresh");
+        byte[] freshFirst = another.evaluate(librdkafka.first());
+        String replayed = text(librdkafka.finalMessage(serverFirst, librdkafka.clientNonce));
+        assertThat(text(freshFirst)).startsWith("r=" + librdkafka.clientNonce + "fresh,");
+        assertThatThrownBy(() -> another.evaluate(bytes(replayed)))
+                .as("a client-final made for another exchange's server nonce").hasMessage(GENERIC_512)
+                .extracting(e -> ((SaslAuthenticationFailure) e).reason()).asString().contains("Invalid client nonce");
     }
 
     @Test

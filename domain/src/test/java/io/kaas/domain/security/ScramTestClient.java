@@ -9,7 +9,7 @@ final class ScramTestClient {
     private final String user;
     private final String password;
     private final String gs2Header;
-    private final String clientNonce = "clientnonce42";
+    final String clientNonce = "clientnonce42";
     private String authMessage;
     private byte[] saltedPassword;
 
@@ -29,6 +29,11 @@ final class ScramTestClient {
     }
 
     byte[] finalMessage(byte[] serverFirstBytes) {
+        return finalMessage(serverFirstBytes, "");
+    }
+
+    /** The client-final message with {@code noncePrefix} before the server-first nonce in its {@code r=}. */
+    byte[] finalMessage(byte[] serverFirstBytes, String noncePrefix) {
         String serverFirst = new String(serverFirstBytes, StandardCharsets.UTF_8);
         String nonce = null;
         byte[] salt = null;
@@ -42,7 +47,7 @@ final class ScramTestClient {
             }
         }
         String withoutProof = "c=" + Base64.getEncoder().encodeToString(gs2Header.getBytes(StandardCharsets.UTF_8))
-                + ",r=" + nonce;
+                + ",r=" + noncePrefix + nonce;
         authMessage = bare() + "," + serverFirst + "," + withoutProof;
         saltedPassword = ScramCredential.saltedPassword(mechanism, password, salt, iterations);
         byte[] clientKey = ScramCredential.hmac(mechanism, saltedPassword, "Client Key".getBytes(StandardCharsets.US_ASCII));
