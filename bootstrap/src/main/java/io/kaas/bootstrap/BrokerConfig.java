@@ -58,6 +58,10 @@ import java.util.function.Function;
  *                          fsynced), {@code KAAS_SEGMENT_BYTES} (1 GiB), {@code KAAS_SEGMENT_MS} (7 days),
  *                          {@code KAAS_RETENTION_MS} (7 days, -1 forever), {@code KAAS_RETENTION_BYTES} (-1, no limit)
  * @param fsyncMaxLatencyMs {@code KAAS_FSYNC_MAX_LATENCY_MS}: an fsync slower than this stalls its partition (30000)
+ * @param logJournal        {@code KAAS_LOG_JOURNAL} (false): appends are made durable through one broker-wide
+ *                          write-ahead journal ({@code __cluster/journal/}), one fsync for every partition, instead
+ *                          of an fsync per partition; standalone only (a takeover does not replay another broker's
+ *                          journal yet)
  * @param retentionCheckIntervalMs {@code KAAS_RETENTION_CHECK_INTERVAL_MS}: how often retention runs (300000)
  * @param logCleaner        the compaction of {@code cleanup.policy=compact} topics ({@link LogCleanerSettings}:
  *                          {@code KAAS_LOG_CLEANER_IO_MAX_BYTES_PER_SECOND}, {@code KAAS_LOG_CLEANER_BACKOFF_MS},
@@ -106,7 +110,8 @@ public record BrokerConfig(String bindHost, int port, List<ListenerConfig> liste
                            int defaultPartitions,
                            int messageMaxBytes, int maxFrameBytes, int ioThreads, int socketSendBufferBytes,
                            int socketReceiveBufferBytes, long connectionsMaxIdleMs, LogConfig logDefaults,
-                           long fsyncMaxLatencyMs, long retentionCheckIntervalMs, LogCleanerSettings logCleaner,
+                           long fsyncMaxLatencyMs, boolean logJournal, long retentionCheckIntervalMs,
+                           LogCleanerSettings logCleaner,
                            int producerIdExpirationMs,
                            int producerIdExpirationCheckIntervalMs, int maxPartitionsPerTopic,
                            int fetchSessionCacheSlots, QuotaWindow quotaWindow, QuotaWindow controllerQuotaWindow, GroupConfig groups, TransactionSettings transactions, Optional<ClusterSettings> cluster,
@@ -166,6 +171,7 @@ public record BrokerConfig(String bindHost, int port, List<ListenerConfig> liste
                         LogConfig.DEFAULTS.deleteRetention(),
                         LogConfig.DEFAULTS.fileDeleteDelayMs()),
                 r.longValue("KAAS_FSYNC_MAX_LATENCY_MS", 30_000, 1, Long.MAX_VALUE),
+                r.bool("KAAS_LOG_JOURNAL", false),
                 r.longValue("KAAS_RETENTION_CHECK_INTERVAL_MS", 300_000, 1, Long.MAX_VALUE),
                 new LogCleanerSettings(
                         r.longValue("KAAS_LOG_CLEANER_IO_MAX_BYTES_PER_SECOND",
@@ -230,6 +236,13 @@ public record BrokerConfig(String bindHost, int port, List<ListenerConfig> liste
         if (!config.logDirs().isEmpty() && config.storage() != Storage.DISK) {
             r.problem("log dirs (KAAS_LOG_DIRS, KAAS_VOLUME_POOL) need disk storage: KAAS_STORAGE=memory keeps every"
                     + " log in the heap");
+        }
+        if (config.logJournal() && config.storage() != Storage.DISK) {
+            r.problem("KAAS_LOG_JOURNAL needs disk storage: KAAS_STORAGE=memory never fsyncs");
+        }
+        if (config.logJournal() && cluster.isPresent()) {
+            r.problem("KAAS_LOG_JOURNAL is not served in a cluster yet: a broker taking a partition over would not"
+                    + " replay the journal of the broker it replaces");
         }
         if (cluster.isPresent() && env.containsKey("KAAS_BROKER_ID") && !env.get("KAAS_BROKER_ID").isBlank()
                 && !env.get("KAAS_BROKER_ID").trim().equals(Integer.toString(config.brokerId()))) {

@@ -266,7 +266,9 @@ public final class KaasBroker implements AutoCloseable {
         });
         LogEngine engine = disk
                 ? new DiskLogEngine(new DiskLogEngine.Settings(config.dataDir(), 0, config.fsyncMaxLatencyMs(),
-                        DiskLogEngine.DEFAULT_CHECKPOINT_INTERVAL_BYTES, clustered, metrics),
+                        DiskLogEngine.DEFAULT_CHECKPOINT_INTERVAL_BYTES, clustered, metrics).withJournal(config.logJournal()
+                                ? new DiskLogEngine.Journal(layout.journalDir(), DiskLogEngine.Journal.DEFAULT_ROTATE_BYTES)
+                                : null),
                         logDirectories(config, fs), logDirMover, fs, codec, io, scheduler, clock, purgatory)
                 : new MemoryLogEngine(purgatory);
         Optional<ClusterRuntime> runtime = config.cluster().map(c -> ClusterRuntime.prepare(c, clusterId,

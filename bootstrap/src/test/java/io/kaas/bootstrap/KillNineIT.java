@@ -19,13 +19,15 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * acks=all means fsynced: a broker process killed with SIGKILL in the middle of production, then
  * restarted on the same data directory, still has every record it acknowledged, at the offset it
- * acknowledged it at.
+ * acknowledged it at — with per-partition fsyncs and with the log journal ({@code KAAS_LOG_JOURNAL}, whose
+ * restart writes the journal back into the segments).
  */
 class KillNineIT {
     private static final String TOPIC = "kill9-it";
@@ -34,11 +36,12 @@ class KillNineIT {
     @TempDir
     Path dir;
 
-    @Test
-    void aKilledBrokerLosesNoAcknowledgedRecord() throws Exception {
+    @ParameterizedTest(name = "log journal {0}")
+    @ValueSource(booleans = {false, true})
+    void aKilledBrokerLosesNoAcknowledgedRecord(boolean journal) throws Exception {
         Path data = dir.resolve("data");
         Map<String, String> env = Map.of("KAAS_DEFAULT_PARTITIONS", Integer.toString(PARTITIONS),
-                "KAAS_SEGMENT_BYTES", "65536");
+                "KAAS_SEGMENT_BYTES", "65536", "KAAS_LOG_JOURNAL", Boolean.toString(journal));
         /** value (its sequence number) by partition and acknowledged offset */
         Map<TopicPartition, Map<Long, Integer>> acknowledged = new ConcurrentHashMap<>();
         AtomicInteger ackCount = new AtomicInteger();

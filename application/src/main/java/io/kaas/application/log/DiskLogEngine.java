@@ -43,6 +43,8 @@ public final class DiskLogEngine implements LogEngine {
     private final Map<TopicPartition, DiskPartitionLog> logs = new ConcurrentHashMap<>();
     private final PartitionPlacements placements;
     private final LogDirMoves moves;
+    /** Null unless {@link Settings#journal} is set. */
+    private final LogJournal journal;
 
     /**
      * @param root              the data directory
@@ -55,7 +57,12 @@ public final class DiskLogEngine implements LogEngine {
      * @param metrics           where group commits record their fsync latency and how many appends each acknowledged
      */
     public record Settings(Path root, int epoch, long fsyncMaxLatencyMs, long checkpointIntervalBytes,
-                           boolean sharedVolume, BrokerMetrics metrics) {
+                           boolean sharedVolume, BrokerMetrics metrics, Journal journal) {
+
+        public Settings(Path root, int epoch, long fsyncMaxLatencyMs, long checkpointIntervalBytes,
+                        boolean sharedVolume, BrokerMetrics metrics) {
+            this(root, epoch, fsyncMaxLatencyMs, checkpointIntervalBytes, sharedVolume, metrics, null);
+        }
 
         public Settings(Path root, int epoch, long fsyncMaxLatencyMs, long checkpointIntervalBytes,
                         boolean sharedVolume) {
@@ -69,6 +76,22 @@ public final class DiskLogEngine implements LogEngine {
         public Settings(Path root, int epoch, long fsyncMaxLatencyMs, long checkpointIntervalBytes) {
             this(root, epoch, fsyncMaxLatencyMs, checkpointIntervalBytes, false);
         }
+
+        /** These settings with appends made durable through a write-ahead journal ({@code KAAS_LOG_JOURNAL}). */
+        public Settings withJournal(Journal journal) {
+            return new Settings(root, epoch, fsyncMaxLatencyMs, checkpointIntervalBytes, sharedVolume, metrics, journal);
+        }
+    }
+
+    /**
+     * The write-ahead journal: one fsync of one file makes every partition's pending appends durable.
+     *
+     * @param dir         where its files live (on the data volume)
+     * @param rotateBytes a journal file this large is closed, and deleted once its partitions fsynced past it
+     */
+    public record Journal(Path dir, long rotateBytes) {
+        /** 64 MiB per journal file: at most a few such files wait for their partitions' segment fsyncs. */
+        public static final long DEFAULT_ROTATE_BYTES = 64L * 1024 * 1024;
     }
 
     /**
@@ -97,6 +120,18 @@ public final class DiskLogEngine implements LogEngine {
         this.listener = listener;
         this.placements = new PartitionPlacements(dirs, fs, codec, settings.sharedVolume());
         this.moves = new LogDirMoves(placements, logs, this::openPlaced, mover, settings.sharedVolume());
+        this.journal = settings.journal() == null ? null : startJournal(settings.journal());
+    }
+
+    /** Writes a crashed run's journal back into the segments, before any partition opens, then starts afresh. */
+    private LogJournal startJournal(Journal config) {
+        try {
+            long nextSeq = new JournalReplay(fs, codec, config.dir()).replay();
+            return new LogJournal(fs, config.dir(), nextSeq, io, scheduler, clock, settings.fsyncMaxLatencyMs(),
+                    config.rotateBytes(), settings.metrics());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot replay the log journal in " + config.dir() + ": " + e.getMessage(), e);
+        }
     }
 
     @Override
@@ -115,7 +150,8 @@ public final class DiskLogEngine implements LogEngine {
             PartitionFiles files = placements.files(placements.resolve(tp), tp);
             PartitionRecovery.Recovered recovered = new PartitionRecovery(fs, codec, files, config)
                     .open(leaderEpoch, clock.nowMs());
-            return new DiskPartitionLog(tp, files, fs, codec, io, scheduler, listener, settings, config, recovered);
+            return new DiskPartitionLog(tp, files, fs, codec, io, scheduler, listener, settings, config, recovered,
+                    journal);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open the log of " + tp + ": " + e.getMessage(), e);
         }
@@ -150,6 +186,12 @@ public final class DiskLogEngine implements LogEngine {
         moves.cleanUpNow(tp);
         Path dir = placements.files(LogDirectories.DEFAULT, tp).dir();
         try {
+            if (journal != null) {
+                LogDirectories dirs = placements.dirs();
+                for (String member : dirs.names()) {
+                    journal.forget(placements.files(member, tp).dir());
+                }
+            }
             placements.delete(tp);
             for (String name : fs.list(dir)) {
                 fs.delete(dir.resolve(name));
@@ -216,13 +258,19 @@ public final class DiskLogEngine implements LogEngine {
 
     @Override
     public void close() {
+        boolean allDurable = true;
         for (DiskPartitionLog log : logs.values()) {
             try {
                 log.close();
+                allDurable &= !log.stalled();
             } catch (IOException e) {
+                allDurable = false;
                 LOG.error("closing {} failed; the next open recovers it from the log", log.topicPartition(), e);
             }
         }
         logs.clear();
+        if (journal != null) {
+            journal.close(allDurable);
+        }
     }
 }

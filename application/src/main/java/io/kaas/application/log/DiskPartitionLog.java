@@ -11,11 +11,13 @@ import io.kaas.domain.compaction.CleanableRange;
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.log.AbortedTxn;
 import io.kaas.domain.log.LogOffsets;
+import io.kaas.domain.log.SegmentName;
 import io.kaas.domain.topic.TopicPartition;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.locks.ReentrantLock;
@@ -52,12 +54,17 @@ final class DiskPartitionLog extends ProducerTrackingLog {
     private final GroupCommitter committer;
     private final SegmentCleaner cleaner;
     private final SegmentCompactor compactor;
+    /** The broker's write-ahead journal, or null: then each append's fsync is its own segment's. */
+    private final LogJournal journal;
+    /** Where the journal entry of the last append ends; guarded by the partition lock. */
+    private long journalEnd;
     private volatile LogConfig config;
 
     DiskPartitionLog(TopicPartition topicPartition, PartitionFiles files, Filesystem fs, JsonCodec codec, Executor io,
                      Scheduler scheduler, AppendListener listener, DiskLogEngine.Settings settings, LogConfig config,
-                     PartitionRecovery.Recovered recovered) {
+                     PartitionRecovery.Recovered recovered, LogJournal journal) {
         super(recovered.producers(), listener);
+        this.journal = journal;
         this.partition = new DiskPartitionContext(topicPartition, files, fs, codec, io, scheduler, this,
                 new ReentrantLock(), new TakeoverFence(fs, codec, files, topicPartition, recovered.epoch()));
         this.appendQueue = new AppendQueue(io);
@@ -104,23 +111,33 @@ final class DiskPartitionLog extends ProducerTrackingLog {
             return new AppendResult.Rejected(KafkaError.NOT_LEADER_OR_FOLLOWER, "The log of "
                     + partition.topicPartition() + " is closed");
         }
-        String failed = committer.failure();
+        String failed = failure();
         return failed == null ? null : new AppendResult.Rejected(KafkaError.KAFKA_STORAGE_ERROR, failed);
+    }
+
+    /** Why appends fail fast: this partition stalled, or the journal it writes through broke; null if neither. */
+    private String failure() {
+        String failed = committer.failure();
+        return failed != null || journal == null ? failed : journal.failure();
     }
 
     @Override
     public boolean stalled() {
-        return committer.failure() != null;
+        return failure() != null;
     }
 
     @Override
     public synchronized CompletionStage<Void> durableThrough(long endOffset) {
-        return committer.durableThrough(endOffset);
+        if (journal == null) {
+            return committer.durableThrough(endOffset);
+        }
+        return syncedOffset() >= endOffset ? CompletableFuture.completedFuture(null)
+                : journaled(journal.end(), endOffset);
     }
 
     @Override
     public long syncedOffset() {
-        return committer.flushedOffset();
+        return Math.max(committer.flushedOffset(), committer.journaledOffset());
     }
 
     @Override
@@ -150,9 +167,27 @@ final class DiskPartitionLog extends ProducerTrackingLog {
             throw new IOException("cannot roll " + partition.topicPartition() + ": " + e.getMessage(), e);
         }
         int bytes = batch.remaining();
-        segments.write(batch, header);
+        if (journal == null) {
+            segments.write(batch, header);
+        } else {
+            writeJournaled(batch, header);
+        }
         committer.appended(bytes);
         return header;
+    }
+
+    /** Journal first (nothing is in the segment if that fails), then the segment; its entry voided if that fails. */
+    private void writeJournaled(ByteBuffer batch, RecordBatchHeader header) throws IOException {
+        SegmentName segment = segments.active().name;
+        int position = segments.stamp(header);
+        LogJournal.Appended appended = journal.append(committer, partition.files().dir(), segment, position, batch);
+        try {
+            segments.write(batch, header);
+        } catch (IOException e) {
+            journal.voidEntry(appended);
+            throw e;
+        }
+        journalEnd = appended.end();
     }
 
     /** Into the active segment's {@code .txnindex}, creating the file on its first entry. */
@@ -182,10 +217,22 @@ final class DiskPartitionLog extends ProducerTrackingLog {
                 segments.published().offsets());
     }
 
-    /** A marker always waits for an fsync; records as the topic's flush settings say. */
+    /**
+     * A marker always waits for an fsync; records as the topic's flush settings say. With a journal, the fsync is
+     * the journal's, shared by every partition's appends of the moment.
+     */
     @Override
     protected CompletionStage<Void> durable(RecordBatchHeader stored, boolean marker, long nowMs) {
-        return marker ? committer.requestFlush(nowMs) : committer.afterAppend(stored.recordsCount(), config, nowMs);
+        if (journal == null) {
+            return marker ? committer.requestFlush(nowMs) : committer.afterAppend(stored.recordsCount(), config, nowMs);
+        }
+        boolean due = committer.flushDue(stored.recordsCount(), config, nowMs) || marker;
+        return due ? journaled(journalEnd, stored.lastOffset() + 1) : CompletableFuture.completedFuture(null);
+    }
+
+    /** Completes once the journal is fsynced through {@code end}, this log then durable below {@code offset}. */
+    private CompletionStage<Void> journaled(long end, long offset) {
+        return journal.durableThrough(end).thenRun(() -> committer.journaled(offset));
     }
 
     // ------------------------------------------------------------------------------------------ read

@@ -109,9 +109,7 @@ final class DiskSegments {
      */
     void write(ByteBuffer batch, RecordBatchHeader header) throws IOException {
         Segment active = active();
-        header.setBaseOffset(active.nextOffset());
-        header.setPartitionLeaderEpoch(epoch);
-        int position = active.size();
+        int position = stamp(header);
         try {
             active.log.write(batch.duplicate(), position);
         } catch (IOException e) {
@@ -119,6 +117,17 @@ final class DiskSegments {
             throw new IOException("cannot write " + partition.topicPartition() + ": " + e.getMessage(), e);
         }
         active.added(position, header);
+    }
+
+    /**
+     * Rewrites the batch's base offset and leader epoch in place for the end of the active segment (fields the CRC
+     * does not cover); the byte position it goes to there.
+     */
+    int stamp(RecordBatchHeader header) {
+        Segment active = active();
+        header.setBaseOffset(active.nextOffset());
+        header.setPartitionLeaderEpoch(epoch);
+        return active.size();
     }
 
     /**

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Makes a disk partition's appends durable, so appends never wait for the disk themselves: the
@@ -67,6 +68,7 @@ final class GroupCommitter {
     private long checkpointedPosition;
 
     private volatile long flushedOffset;
+    private final AtomicLong journaledOffset = new AtomicLong();
     private volatile String failure;
 
     GroupCommitter(DiskPartitionContext partition, DiskLogEngine.Settings settings, DiskSegments segments,
@@ -92,13 +94,58 @@ final class GroupCommitter {
      * or {@code flush.ms} have gone by since the last one; otherwise a stage already complete.
      */
     CompletionStage<Void> afterAppend(int records, LogConfig config, long nowMs) {
+        return flushDue(records, config, nowMs) ? requestFlush(nowMs) : CompletableFuture.completedFuture(null);
+    }
+
+    /**
+     * Counts an append of {@code records} records: whether {@code flush.messages} records or {@code flush.ms} have
+     * gone by since the last fsync request, which then counts as made (with a journal, the journal's fsync).
+     */
+    boolean flushDue(int records, LogConfig config, long nowMs) {
         unflushedMessages += records;
         if (lastFlushRequestMs < 0) {
             lastFlushRequestMs = nowMs;
         }
-        boolean flush = unflushedMessages >= config.flushIntervalMessages()
+        boolean due = unflushedMessages >= config.flushIntervalMessages()
                 || nowMs - lastFlushRequestMs >= config.flushIntervalMs();
-        return flush ? requestFlush(nowMs) : CompletableFuture.completedFuture(null);
+        if (due) {
+            unflushedMessages = 0;
+            lastFlushRequestMs = nowMs;
+        }
+        return due;
+    }
+
+    /**
+     * For the {@link LogJournal} retiring a file this partition wrote into: completes once the segments are
+     * fsynced through the log end as it is now — at once if a clean close did that already; fails if the
+     * partition stalled. Takes the lock.
+     */
+    CompletionStage<Void> flushSegments(long nowMs) {
+        synchronized (partition.lock()) {
+            String failed = failure;
+            if (failed != null) {
+                return CompletableFuture.failedFuture(new IOException(failed));
+            }
+            if (flushedOffset == Long.MAX_VALUE) {
+                return CompletableFuture.completedFuture(null); // closed: everything was fsynced
+            }
+            if (segments.isClosed()) {
+                CompletableFuture<Void> waiter = new CompletableFuture<>(); // the close's last commit completes it
+                waiters.addLast(new Waiter(Long.MAX_VALUE, waiter));
+                return waiter;
+            }
+            return requestFlush(nowMs);
+        }
+    }
+
+    /** With a journal: its fsync now covers every offset below {@code offset}. Lock-free. */
+    void journaled(long offset) {
+        journaledOffset.accumulateAndGet(offset, Math::max);
+    }
+
+    /** The offset below which the journal's fsyncs have made this log durable; lock-free. */
+    long journaledOffset() {
+        return journaledOffset.get();
     }
 
     /** Asks for an fsync up to the log end; the stage completes when it is done. */

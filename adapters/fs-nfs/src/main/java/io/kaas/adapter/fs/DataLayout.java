@@ -11,6 +11,11 @@ public record DataLayout(Path root) {
         return root.resolve(CLUSTER_DIR);
     }
 
+    /** The standalone broker's log journal ({@code KAAS_LOG_JOURNAL}): its write-ahead files. */
+    public Path journalDir() {
+        return clusterDir().resolve("journal");
+    }
+
     public Path clusterFile() {
         return clusterDir().resolve("cluster.json");
     }

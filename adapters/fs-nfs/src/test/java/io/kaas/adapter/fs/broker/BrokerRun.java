@@ -11,6 +11,7 @@ import io.kaas.adapter.fs.broker.BrokerModel.Txn;
 import io.kaas.adapter.fs.broker.Payloads.ReadBatch;
 import io.kaas.adapter.fs.sim.SimOptions;
 import io.kaas.adapter.fs.sim.SimulatedFilesystem;
+import io.kaas.application.log.DiskLogEngine;
 import io.kaas.application.fake.ManualClock;
 import io.kaas.application.fake.ManualScheduler;
 import io.kaas.application.log.LogRead;
@@ -56,6 +57,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Random;
+import java.util.SplittableRandom;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -136,6 +138,9 @@ final class BrokerRun {
         long checks;
     }
 
+    /** Appends made durable through the log journal (half the seeds), or null. */
+    private final DiskLogEngine.Journal journal;
+
     BrokerRun(long seed) {
         this.seed = seed;
         this.random = new Random(seed);
@@ -154,7 +159,14 @@ final class BrokerRun {
         for (int i = 0; i < transactional; i++) {
             txnProducers.add(new TxnProducer("tx-" + i, 15_000 + random.nextInt(45_000)));
         }
-        event("segment.bytes " + segmentBytes + ", producers " + producers + ", " + txnProducers);
+        // its own well-mixed draw, so the other choices of a seed stay as they were
+        SplittableRandom journalChoice = new SplittableRandom(seed);
+        this.journal = journalChoice.nextBoolean()
+                ? new DiskLogEngine.Journal(SimulatedBroker.DATA_DIR.resolve("__cluster").resolve("journal"),
+                        500 + journalChoice.nextInt(20_000))
+                : null;
+        event("segment.bytes " + segmentBytes + ", producers " + producers + ", " + txnProducers
+                + (journal == null ? "" : ", " + journal));
     }
 
     // ================================================================================== the run
@@ -196,7 +208,7 @@ final class BrokerRun {
             crashOdds = crashesLeft > 0 ? 1 + random.nextInt(12) : 0;
             broker = null;
             try {
-                broker = SimulatedBroker.start(process, brokerConfigs, clock, scheduler, io,
+                broker = SimulatedBroker.start(process, brokerConfigs, journal, clock, scheduler, io,
                         () -> new UUID(ids.nextLong(), ids.nextLong()));
             } catch (RuntimeException e) {
                 if (!powerLost) {

@@ -109,8 +109,8 @@ final class SimulatedBroker {
     }
 
     /** Starts a broker process on {@code fs}: recovers every topic's logs, loads the cluster state, starts the sweeps. */
-    static SimulatedBroker start(Filesystem fs, BrokerConfigs brokerConfigs, Clock clock, Scheduler scheduler,
-                                 Executor io, Supplier<UUID> randomIds) {
+    static SimulatedBroker start(Filesystem fs, BrokerConfigs brokerConfigs, DiskLogEngine.Journal journal, Clock clock,
+                                 Scheduler scheduler, Executor io, Supplier<UUID> randomIds) {
         DataLayout layout = new DataLayout(DATA_DIR);
         JacksonCodec codec = new JacksonCodec();
         JsonFiles json = new JsonFiles(fs, codec);
@@ -121,8 +121,8 @@ final class SimulatedBroker {
         String clusterId = ClusterIdFile.loadOrCreate(layout, json, () -> newClusterId(randomIds));
 
         FetchPurgatory purgatory = new FetchPurgatory();
-        DiskLogEngine engine = new DiskLogEngine(new DiskLogEngine.Settings(DATA_DIR, 0, FSYNC_MAX_LATENCY_MS),
-                fs, codec, io, scheduler, clock, purgatory);
+        DiskLogEngine engine = new DiskLogEngine(new DiskLogEngine.Settings(DATA_DIR, 0, FSYNC_MAX_LATENCY_MS)
+                .withJournal(journal), fs, codec, io, scheduler, clock, purgatory);
         TopicService topics = new TopicService(topicStore, engine, settings, brokerConfigs, randomIds);
         topics.start();
         PartitionSweep retention = PartitionSweep.start("the retention sweep", topics, scheduler, io, clock,

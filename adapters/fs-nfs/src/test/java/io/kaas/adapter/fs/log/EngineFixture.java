@@ -59,6 +59,8 @@ final class EngineFixture {
     LogDirectories logDirs;
     /** Runs moves between log dirs (the test runs it by hand). */
     final ManualExecutor mover = new ManualExecutor();
+    /** The write-ahead journal the engine makes appends durable through; null for per-partition fsyncs. */
+    DiskLogEngine.Journal journal;
     /** The volume the engine sees: the simulation, as instrumented, unless a test puts something in between. */
     Filesystem engineFs;
     private DiskLogEngine engine;
@@ -73,6 +75,11 @@ final class EngineFixture {
         io = manualIo;
     }
 
+    /** Appends made durable through a journal in {@code /data/__cluster/journal}, rotated every {@code rotateBytes}. */
+    void useJournal(long rotateBytes) {
+        journal = new DiskLogEngine.Journal(ROOT.resolve("__cluster").resolve("journal"), rotateBytes);
+    }
+
     static Topic topic(String name, int partitions, Map<String, String> configs) {
         return new Topic(name, new UUID(7, name.hashCode()), partitions, configs);
     }
@@ -80,7 +87,7 @@ final class EngineFixture {
     DiskLogEngine engine() {
         if (engine == null) {
             DiskLogEngine.Settings settings = new DiskLogEngine.Settings(ROOT, epoch, FSYNC_MAX_LATENCY_MS,
-                    checkpointIntervalBytes, sharedVolume);
+                    checkpointIntervalBytes, sharedVolume).withJournal(journal);
             Filesystem volume = engineFs == null ? fs : engineFs;
             engine = logDirs == null
                     ? new DiskLogEngine(settings, volume, codec, io, scheduler, clock, listener)

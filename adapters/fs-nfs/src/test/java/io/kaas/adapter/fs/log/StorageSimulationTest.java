@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map.Entry;
 import java.util.Map;
 import java.util.Random;
+import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
@@ -110,6 +111,13 @@ class StorageSimulationTest {
             this.random = new Random(seed);
             this.f = new EngineFixture(seed, SimOptions.reliable().withTornWrites(true)
                     .withGarbledTornPage(random.nextBoolean()));
+            // its own draws (the other choices of a seed stay as they were), well mixed: java.util.Random's first
+            // boolean is the same for neighbouring seeds
+            SplittableRandom journalChoice = new SplittableRandom(seed);
+            if (journalChoice.nextBoolean()) {
+                f.useJournal(200 + journalChoice.nextInt(4000));
+                events.add("journal on");
+            }
             Map<String, String> configs = new HashMap<>();
             configs.put("segment.bytes", Integer.toString(300 + random.nextInt(3000)));
             configs.put("index.interval.bytes", Integer.toString(1 << (5 + random.nextInt(6))));

@@ -1,0 +1,114 @@
+package io.kaas.adapter.fs.log;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kaas.application.log.PartitionLog;
+import io.kaas.domain.topic.Topic;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The write-ahead journal ({@code KAAS_LOG_JOURNAL}): one fsync of the journal acknowledges every partition's
+ * appends; a power loss after the acknowledgement loses nothing (the next start writes the journal back into the
+ * segments); a deleted and re-created topic never gets the old topic's batches back; full journal files are
+ * deleted once their partitions fsynced past them.
+ */
+class LogJournalTest {
+    private static final Path JOURNAL = EngineFixture.ROOT.resolve("__cluster").resolve("journal");
+    private final EngineFixture f = new EngineFixture();
+    private final Random random = new Random(11);
+    private final Topic topic = EngineFixture.topic("orders", 3, Map.of());
+
+    @Test
+    void oneJournalFsyncAcknowledgesEveryPartitionsAppends() {
+        f.useJournal(1 << 20);
+        List<PartitionLog> logs = List.of(f.open(topic, 0), f.open(topic, 1), f.open(topic, 2));
+        f.commit();
+        f.fs.resetCounters();
+        List<CompletableFuture<Void>> acks = new ArrayList<>();
+        for (PartitionLog log : logs) {
+            acks.add(EngineFixture.appendDurable(log, Batches.batch(3, 100, 1_000L, random), f.clock.nowMs()));
+        }
+        assertTrue(acks.stream().noneMatch(CompletableFuture::isDone), "nothing is acknowledged before an fsync");
+        f.commit();
+        assertTrue(acks.stream().allMatch(a -> a.isDone() && !a.isCompletedExceptionally()));
+        assertEquals(1, f.fs.forces(), "one fsync, the journal's, for three partitions");
+        for (PartitionLog log : logs) {
+            assertEquals(3, log.syncedOffset(), "the journal's fsync counts as this log's");
+        }
+    }
+
+    @Test
+    void aPowerLossAfterTheAcknowledgementLosesNothing() throws IOException {
+        f.useJournal(1 << 20);
+        List<byte[]> sent = new ArrayList<>();
+        PartitionLog log = f.open(topic, 0);
+        List<CompletableFuture<Void>> acks = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            byte[] batch = Batches.batch(2, 50 + i, 1_000L + i, random);
+            sent.add(batch);
+            acks.add(EngineFixture.appendDurable(log, batch, f.clock.nowMs()));
+        }
+        f.commit();
+        assertTrue(acks.stream().allMatch(CompletableFuture::isDone));
+        f.crash();
+        assertFalse(f.sim.readAll(JOURNAL.resolve(String.format("%020d.journal", 0))).orElseThrow().length == 0,
+                "the journal survived the power loss");
+
+        PartitionLog recovered = f.open(topic, 0);
+        List<byte[]> read = EngineFixture.readAll(recovered, 0);
+        assertEquals(sent.size(), read.size());
+        for (int i = 0; i < sent.size(); i++) {
+            assertArrayEquals(Batches.stored(sent.get(i), 2L * i, recovered.leaderEpoch()), read.get(i));
+        }
+        assertTrue(f.sim.list(JOURNAL).stream().allMatch(name -> name.equals(String.format("%020d.journal", 1))),
+                "the replayed files are gone and a new one started: " + f.sim.list(JOURNAL));
+    }
+
+    @Test
+    void aReCreatedTopicNeverGetsTheDeletedTopicsBatches() throws IOException {
+        f.useJournal(1 << 20);
+        PartitionLog old = f.open(topic, 0);
+        CompletableFuture<Void> ack = EngineFixture.appendDurable(old, Batches.batch(4, 500, 1_000L, random),
+                f.clock.nowMs());
+        f.commit();
+        assertTrue(ack.isDone());
+        f.engine().delete(topic);
+        PartitionLog fresh = f.open(topic, 0);
+        byte[] batch = Batches.batch(1, 10, 2_000L, random);
+        CompletableFuture<Void> freshAck = EngineFixture.appendDurable(fresh, batch, f.clock.nowMs());
+        f.commit();
+        assertTrue(freshAck.isDone());
+        f.crash();
+
+        PartitionLog recovered = f.open(topic, 0);
+        List<byte[]> read = EngineFixture.readAll(recovered, 0);
+        assertEquals(1, read.size(), "only the new topic's batch");
+        assertArrayEquals(Batches.stored(batch, 0, recovered.leaderEpoch()), read.get(0));
+    }
+
+    @Test
+    void aFullJournalFileIsDeletedOnceItsPartitionsFsyncedPastIt() throws IOException {
+        f.useJournal(2_000);
+        PartitionLog log = f.open(topic, 0);
+        for (int i = 0; i < 12; i++) {
+            EngineFixture.appendDurable(log, Batches.batch(1, 400, 1_000L + i, random), f.clock.nowMs());
+            f.commit();
+        }
+        List<String> files = f.sim.list(JOURNAL);
+        assertEquals(1, files.size(), "only the file being written: " + files);
+        assertTrue(log.syncedOffset() >= 12);
+        f.crash();
+        assertEquals(12, EngineFixture.readAll(f.open(topic, 0), 0).size(), "every acknowledged batch, "
+                + "from the segment (fsynced for the retirement) or the journal");
+    }
+}
