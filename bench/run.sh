@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The end-to-end benchmark: kaas against Apache Kafka 3.7.2 (KRaft, one node, from the Maven Central jars),
 # both on loopback on this machine, driven by Apache's own perf tools with identical client settings,
-# alternating runs, medians and kaas/Apache ratios. Two pairings:
+# alternating runs, medians and kaas/Apache ratios. Pairings:
 #   durable:  Apache with log.flush.interval.messages=1 (fsync per append)  vs  kaas (KAAS_FLUSH_INTERVAL_MESSAGES=1)
 #   default:  Apache with its defaults (page cache, no fsync)               vs  kaas with a large flush interval
+#   promise:  Apache with its defaults (no fsync)  vs  kaas as it ships (an fsync behind every acks=all answer),
+#             the comparison users make (issue 15); KAAS_LOG_JOURNAL=true in the environment is passed on to kaas
 # Scenarios per pass (the shared harness): produce 1 KiB acks=all, consume from the beginning, produce 100 B
 # acks=all, fixed-rate end-to-end latency. Results land in docs/perf/<date>-<pairing>.md.
-#   bench/run.sh [--pairing durable|default|both] [--rounds N] [--quick]
+#   bench/run.sh [--pairing durable|default|promise|both] [--rounds N] [--quick]   (both: durable and default)
 # Needs ../shared/tools/perf (the benchmark harness and the Apache launcher), Java 17, Maven, python3.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -31,12 +33,12 @@ run_pairing() { # name apache-extra kaas-flush
   local name="$1" apache="$2" flush="$3" out
   out="$(mktemp -d "/tmp/kaas-bench-$name-XXXX")"
   local a_start="rm -rf /tmp/kaas-bench-apache && $PERF/../peer-kafka.sh start 39092 /tmp/kaas-bench-apache $apache"
-  local b_start="rm -rf /tmp/kaas-bench-kaas && KAAS_PORT=$KAAS_PORT KAAS_DATA_DIR=/tmp/kaas-bench-kaas KAAS_FLUSH_INTERVAL_MESSAGES=$flush KAAS_GROUP_INITIAL_REBALANCE_DELAY_MS=0 java -Xmx1g -jar $ROOT/bootstrap/target/kaas.jar"
+  local b_start="rm -rf /tmp/kaas-bench-kaas && KAAS_PORT=$KAAS_PORT KAAS_DATA_DIR=/tmp/kaas-bench-kaas KAAS_FLUSH_INTERVAL_MESSAGES=$flush KAAS_LOG_JOURNAL=${KAAS_LOG_JOURNAL:-false} KAAS_GROUP_INITIAL_REBALANCE_DELAY_MS=0 java -Xmx1g -jar $ROOT/bootstrap/target/kaas.jar"
   "$PERF/compare.sh" $QUICK --rounds "$ROUNDS" --out "$out" \
     --a-name "Apache Kafka 3.7.2 ($([ -n "$apache" ] && echo "$apache" || echo defaults))" \
     --a-start "$a_start" --a-stop "$PERF/../peer-kafka.sh stop /tmp/kaas-bench-apache; rm -rf /tmp/kaas-bench-apache" \
     --a-bootstrap 127.0.0.1:39092 \
-    --b-name "kaas (KAAS_FLUSH_INTERVAL_MESSAGES=$flush)" --b-start "$b_start" \
+    --b-name "kaas (KAAS_FLUSH_INTERVAL_MESSAGES=$flush, KAAS_LOG_JOURNAL=${KAAS_LOG_JOURNAL:-false})" --b-start "$b_start" \
     --b-stop "rm -rf /tmp/kaas-bench-kaas" --b-bootstrap "127.0.0.1:$KAAS_PORT"
   report "$name" "$out" "$a_start" "$b_start"
 }
@@ -67,6 +69,7 @@ report() { # name outdir a-start b-start
 case "$PAIRING" in
   durable) run_pairing durable "log.flush.interval.messages=1" 1 ;;
   default) run_pairing default "" "$LARGE_FLUSH" ;;
+  promise) run_pairing promise "" 1 ;;
   both) run_pairing durable "log.flush.interval.messages=1" 1; run_pairing default "" "$LARGE_FLUSH" ;;
   *) echo "unknown pairing: $PAIRING" >&2; exit 2 ;;
 esac
