@@ -80,4 +80,7 @@ for scenario in "$HERE"/scenarios/*.sh; do
     printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$here" "$why" "$RESULT" "$REASON" >> "$REPORT"
   fi
 done
+# tally COLUMN: "3 PASS, 1 SKIP" for a column of the report
+tally() { awk -F'\t' -v c="$1" '$c != "" && $c != "-" { n[$c]++ } END { for (r in n) printf "%s%d %s", (s++ ? ", " : ""), n[r], r }' "$REPORT"; }
+echo "here: $(tally 2)${PEER:+; peer: $(tally 4)}"
 echo "logs: $WORK${PEER:+ (peer: $WORK/peer)}"
