@@ -2,7 +2,8 @@
 # shell tool, or one non-Java client (scenarios named client-*), against $BOOTSTRAP and ends with
 # exactly one of:  pass | fail "why" | skip "why" | absent "why" (the client is not installed here).
 # Environment (set by run.sh): BOOTSTRAP, KAFKA_CP (Apache's tool classpath), JAVA, WORK (scratch dir),
-# APIS (file with the broker's ApiVersions as kafka-broker-api-versions prints it).
+# APIS (file with the broker's ApiVersions as kafka-broker-api-versions prints it), RESTART_BROKER (a
+# command that restarts that broker, or empty: see requires_restart).
 set -uo pipefail
 
 SCENARIO="$(basename "$0" .sh)"
