@@ -2,7 +2,8 @@
 # shell tool, or one non-Java client (scenarios named client-*), against $BOOTSTRAP and ends with
 # exactly one of:  pass | fail "why" | skip "why" | absent "why" (the client is not installed here).
 # Environment (set by run.sh): BOOTSTRAP, KAFKA_CP (Apache's tool classpath), JAVA, WORK (scratch dir),
-# APIS (file with the broker's ApiVersions as kafka-broker-api-versions prints it).
+# APIS (file with the broker's ApiVersions as kafka-broker-api-versions prints it), RESTART_BROKER (a
+# command that restarts that broker, or empty: see requires_restart).
 set -uo pipefail
 
 SCENARIO="$(basename "$0" .sh)"
@@ -27,16 +28,26 @@ program() {
   printf '%s\n' "$OUT" | head -n "${SHOW_LINES:-25}" | sed 's/^/    | /'
 }
 
-# confluent_kafka_check CHECK [ARGS]: one check of parity/clients/confluent_kafka_conformance.py
-# (librdkafka through Debian's confluent-kafka-python); fails with the check's own FAILED line.
-confluent_kafka_check() {
-  local py="${PARITY_PYTHON:-/usr/bin/python3}"
+# requires_restart: skip unless run.sh was given a hook that restarts this broker: $RESTART_BROKER, a command
+# run with one argument, graceful (SIGTERM) or kill (SIGKILL), that returns once the broker answers again.
+requires_restart() {
+  [ -n "${RESTART_BROKER:-}" ] || skip "no hook to restart this broker (run.sh --restart CMD / --peer-restart CMD)"
+}
+
+# confluent_kafka_program PROGRAM ARGS...: runs parity/clients/PROGRAM (HOST:PORT and a unique suffix
+# first) with librdkafka through Debian's confluent-kafka-python; fails with the program's own FAILED line
+# unless it printed ALL CHECKS PASSED; absent where the client is not installed.
+confluent_kafka_program() {
+  local py="${PARITY_PYTHON:-/usr/bin/python3}" script="$1"; shift
   "$py" -c 'import confluent_kafka' 2>/dev/null \
     || absent "confluent-kafka-python is not installed for $py (apt-get install python3-confluent-kafka)"
-  SHOW_LINES="${SHOW_LINES:-60}" program "$py" "$PARITY_DIR/clients/confluent_kafka_conformance.py" "$BOOTSTRAP" "$$" "$@"
+  SHOW_LINES="${SHOW_LINES:-60}" program "$py" "$PARITY_DIR/clients/$script" "$BOOTSTRAP" "$$" "$@"
   expect_ok "$(grep -m1 '^FAILED' <<<"$OUT" || echo "exit status $RC")"
   expect "^ALL CHECKS PASSED$"
 }
+
+# confluent_kafka_check CHECK [ARGS]: one check of parity/clients/confluent_kafka_conformance.py.
+confluent_kafka_check() { confluent_kafka_program confluent_kafka_conformance.py "$@"; }
 
 # kafkajs_check CHECK: one check of parity/clients/kafkajs/conformance.js.
 kafkajs_check() {

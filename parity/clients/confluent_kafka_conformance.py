@@ -7,7 +7,7 @@ those Apache Kafka 3.7.2 gave (parity/outcomes/). Exits non-zero on the first fa
 
     python3 confluent_kafka_conformance.py HOST:PORT UNIQUE-SUFFIX CHECK [ARGS]
     CHECK: rebalance STRATEGY... | quick-join | static-membership | timestamps | records | large-messages | admin
-           | topic-configs
+           | topic-configs | idempotence-restart graceful|kill (restarts the broker through $RESTART_BROKER)
 """
 import contextlib
 import itertools
@@ -20,6 +20,8 @@ import time
 
 from confluent_kafka import Consumer, KafkaError, KafkaException, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, ConfigResource, ConfigSource, NewPartitions, NewTopic
+
+from broker_restart import finished_restart, restart_broker_in_background
 
 BOOTSTRAP, SUFFIX, CHECK, ARGS = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
 TIMEOUT_S = 30
@@ -595,12 +597,79 @@ def topic_configs():
     check(entries["cleanup.policy"].value == "compact", "cleanup.policy=compact as created")
 
 
+# ---- across a broker restart ------------------------------------------------------------------------
+
+def idempotence_across_restart(mode):
+    """An idempotent producer keeps producing to three partitions, one record per partition every few
+    milliseconds, before, while and after the broker restarts (mode: graceful or kill). The broker must
+    remember each producer's sequence numbers across the restart, so the batches librdkafka retries are
+    not written twice: every record acknowledged, and each partition's log exactly the records produced
+    to it, in order, each at the offset acknowledged."""
+    partitions = 3
+    topic = create_topic(f"conformance-idempotence-restart-{SUFFIX}", partitions)
+    errors, acked, failed = [], {p: {} for p in range(partitions)}, []
+
+    def on_delivery(err, msg):
+        if err is None:
+            acked[msg.partition()][msg.value()] = msg.offset()
+        else:
+            failed.append(f"{msg.value()}: {err}")
+
+    log = DebugLog()  # librdkafka's own account of the batches the restart cut off, which it sends again
+    producer = Producer({"bootstrap.servers": BOOTSTRAP, "enable.idempotence": True, "linger.ms": 5,
+                         "error_cb": errors.append, "debug": "msg", "logger": log.logger})
+    produced = {p: [] for p in range(partitions)}
+
+    def produce_while(keep_going):
+        while keep_going():
+            for p in range(partitions):
+                value = f"{p}-{len(produced[p])}".encode()
+                producer.produce(topic, value=value, partition=p, on_delivery=on_delivery)
+                produced[p].append(value)
+            producer.poll(0.005)
+
+    def for_seconds(seconds):
+        until = time.time() + seconds
+        return lambda: time.time() < until
+
+    produce_while(for_seconds(2))
+    before = sum(map(len, produced.values()))
+    hook = restart_broker_in_background(mode)
+    produce_while(lambda: hook.poll() is None)
+    finished_restart(hook, mode)
+    during = sum(map(len, produced.values())) - before
+    produce_while(for_seconds(2))
+    left = producer.flush(2 * TIMEOUT_S)
+    total = sum(map(len, produced.values()))
+    cut_off = [line for line in log.lines if "MsgPossiblyPersisted" in line]
+    print(f"produced {total} records: {before} before the restart ({mode}), {during} while it ran, "
+          f"{total - before - during} after; {len(cut_off)} batches lost their answer and were sent again",
+          *cut_off[:3], sep="\n", flush=True)
+    check(not [e for e in errors if e.fatal()], f"no fatal producer error ({[str(e) for e in errors if e.fatal()]})")
+    check(left == 0 and not failed, f"every record acknowledged ({left} unanswered, failed: {failed[:3]})")
+
+    consumer = Consumer({"bootstrap.servers": BOOTSTRAP, "group.id": f"conformance-idempotence-{SUFFIX}"})
+    for p in range(partitions):
+        check(consumer.get_watermark_offsets(TopicPartition(topic, p), TIMEOUT_S) == (0, len(produced[p])),
+              f"partition {p} holds exactly the {len(produced[p])} records produced to it")
+    consumer.close()
+    read = consume_assigned([TopicPartition(topic, p, 0) for p in range(partitions)], total)
+    log = {p: [(m.value(), m.offset()) for m in read if m.partition() == p] for p in range(partitions)}
+    for p in range(partitions):
+        expected = [(value, acked[p].get(value)) for value in produced[p]]
+        wrong = [(got, want) for got, want in zip(log[p], expected) if got != want]
+        check(log[p] == expected, f"partition {p}: each record once, in the order produced, at its acknowledged "
+                                  f"offset ({len(log[p])} read; first differences, (read, expected): {wrong[:3]})")
+
+
 CHECKS = {"quick-join": quick_join, "static-membership": static_membership, "timestamps": timestamps,
           "records": records, "large-messages": large_messages, "admin": admin_operations,
           "topic-configs": topic_configs}
 if CHECK == "rebalance":
     for strategy in ARGS:
         rebalance(strategy)
+elif CHECK == "idempotence-restart":
+    idempotence_across_restart(*ARGS)
 else:
     CHECKS[CHECK]()
 print("ALL CHECKS PASSED", flush=True)

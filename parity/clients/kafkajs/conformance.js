@@ -2,11 +2,13 @@
 // confluent_kafka_conformance.py does them through librdkafka: each derives what it expects from what
 // it did, and prints "OUTCOME:" lines for the answers a broker chooses, which the scenario compares
 // with the ones Apache Kafka 3.7.2 gave. Exits non-zero on the first failure.
-//     node conformance.js HOST:PORT UNIQUE-SUFFIX CHECK
+//     node conformance.js HOST:PORT UNIQUE-SUFFIX CHECK [ARGS]
 //     CHECK: rebalance | timestamps | records | large-messages | admin
+//            | idempotence-restart graceful|kill | fencing-restart (restart the broker through $RESTART_BROKER)
+const { spawn } = require('child_process');
 const { Kafka, logLevel, CompressionTypes, ConfigResourceTypes } = require('kafkajs');
 
-const [bootstrap, suffix, checkName] = process.argv.slice(2);
+const [bootstrap, suffix, checkName, ...args] = process.argv.slice(2);
 const kafka = new Kafka({ clientId: `conformance-${suffix}`, brokers: [bootstrap], logLevel: logLevel.NOTHING });
 const admin = kafka.admin();
 const TIMEOUT_MS = 30000;
@@ -298,10 +300,122 @@ async function adminOperations() {
   outcome('delete again', await answer(() => admin.deleteTopics({ topics: [topic] })));
 }
 
-const CHECKS = { rebalance, timestamps, records, 'large-messages': largeMessages, admin: adminOperations };
+// ---- across a broker restart ------------------------------------------------------------------------
+
+/** Starts $RESTART_BROKER MODE (see parity/lib.sh); the promise resolves once the broker answers again. */
+function restartBroker(mode) {
+  const hook = spawn('sh', ['-c', `${process.env.RESTART_BROKER} ${mode}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  hook.stdout.on('data', (d) => { output += d; });
+  hook.stderr.on('data', (d) => { output += d; });
+  return new Promise((resolve) => hook.on('close', (code) => {
+    if (code !== 0) check(false, `restarting the broker (${mode}): ${output.trim()}`);
+    resolve();
+  }));
+}
+
+// A client that waits out a restart (Apache takes up to 30 s on a loaded machine): with KafkaJS's default
+// retries (5, from 300 ms) its reconnects give up after about 10 s with a non-retriable error.
+const PATIENT = { initialRetryTime: 100, maxRetryTime: 1000, retries: 300 };
+const patientProducer = (options) => new Kafka({ clientId: `conformance-${suffix}`, brokers: [bootstrap],
+  logLevel: logLevel.NOTHING, retry: PATIENT }).producer({ retry: PATIENT, ...options });
+
+/**
+ * Zombie fencing across a restart: producer A opens a transaction and writes, the broker restarts
+ * (graceful), producer B with the same transactional id begins a transaction. A's next send must be refused
+ * with INVALID_PRODUCER_EPOCH (KafkaJS does not retry it), A's commit too, and a read_committed consumer sees
+ * B's committed records exactly once and nothing of A's.
+ */
+async function fencingRestart() {
+  const topic = await createTopic(`conformance-fencing-restart-${suffix}`, 1);
+  const transactional = { transactionalId: `conformance-fencing-${suffix}`, idempotent: true, maxInFlightRequests: 1 };
+  const zombie = patientProducer(transactional);
+  await zombie.connect();
+  const open = await zombie.transaction();
+  await open.send({ topic, messages: [{ value: 'before-fencing' }] });
+  check(true, "the first producer's record was written in its open transaction");
+  await restartBroker('graceful');
+  check(true, "the broker restarted while the first producer's transaction was open");
+  const successor = patientProducer(transactional);
+  await successor.connect();
+  // KafkaJS sends the transactional InitProducerId with the first transaction(): the broker aborts A's
+  // open transaction and bumps the epoch
+  const txn = await successor.transaction();
+  check(true, 'a second producer with the same transactional id began a transaction (fencing the first)');
+  const refused = await answer(() => open.send({ topic, messages: [{ value: 'after-fencing' }] }));
+  check(refused === 'INVALID_PRODUCER_EPOCH', `the fenced producer's send is refused INVALID_PRODUCER_EPOCH (${refused})`);
+  const commit = await answer(() => open.commit());
+  check(commit === 'INVALID_PRODUCER_EPOCH', `the fenced producer's commit is refused INVALID_PRODUCER_EPOCH (${commit})`);
+  await zombie.disconnect();
+
+  const committed = Array.from({ length: 10 }, (_, i) => `from-the-new-producer-${i}`);
+  await txn.send({ topic, messages: committed.map((value) => ({ value })) });
+  await txn.commit();
+  await successor.disconnect();
+  // the fenced producer's record comes first in the log: read_committed would show it before B's
+  const read = (await readAll(topic, committed.length, { readUncommitted: false })).map((m) => m.value.toString());
+  check(JSON.stringify(read) === JSON.stringify(committed), 'read_committed sees the new producer\'s '
+    + `${committed.length} records once each, in order, and nothing of the fenced one (${read})`);
+}
+
+/**
+ * An idempotent producer sends one record to each of three partitions, request after request, before,
+ * while and after the broker restarts (mode: graceful or kill); KafkaJS retries the request the restart
+ * cut off with the same sequence numbers, so the broker must remember them across the restart. Each
+ * partition's log must be exactly the records sent to it, in order, each at its acknowledged offset.
+ */
+async function idempotenceRestart(mode) {
+  const partitions = [0, 1, 2];
+  const topic = await createTopic(`conformance-idempotence-restart-${suffix}`, partitions.length);
+  const producer = patientProducer({ idempotent: true, maxInFlightRequests: 1 });
+  await producer.connect();
+  const sent = partitions.map(() => []);
+  const acked = partitions.map(() => []);
+  const sendWhile = async (keepGoing) => {
+    while (keepGoing()) {
+      const messages = partitions.map((partition) => ({ partition, value: `${partition}-${sent[partition].length}` }));
+      messages.forEach((m) => sent[m.partition].push(m.value));
+      for (const ack of await producer.send({ topic, acks: -1, messages })) {
+        if (ack.errorCode !== 0) check(false, `partition ${ack.partition} acknowledged a record (${ack.errorCode})`);
+        acked[ack.partition].push(Number(ack.baseOffset));
+      }
+    }
+  };
+  const forMs = (ms) => { const until = Date.now() + ms; return () => Date.now() < until; };
+  await sendWhile(forMs(2000));
+  const before = sent[0].length;
+  let restarting = true;
+  const restart = restartBroker(mode).then(() => { restarting = false; });
+  await sendWhile(() => restarting);
+  await restart;
+  const during = sent[0].length - before;
+  await sendWhile(forMs(2000));
+  await producer.disconnect();
+  const total = sent.reduce((n, values) => n + values.length, 0);
+  console.log(`sent ${sent[0].length} requests of one record per partition: ${before} before the restart (${mode}), `
+    + `${during} while it ran, ${sent[0].length - before - during} after`);
+
+  const ends = Object.fromEntries((await admin.fetchTopicOffsets(topic)).map((o) => [o.partition, Number(o.high)]));
+  for (const p of partitions) {
+    check(ends[p] === sent[p].length, `partition ${p} holds exactly the ${sent[p].length} records sent to it (${ends[p]})`);
+  }
+  const read = await readAll(topic, total);
+  for (const p of partitions) {
+    const log = read.filter((m) => m.partition === p).map((m) => `${m.value}@${m.offset}`);
+    const expected = sent[p].map((value, i) => `${value}@${acked[p][i]}`);
+    const wrong = log.map((got, i) => [got, expected[i]]).filter(([got, want]) => got !== want);
+    check(log.join() === expected.join(), `partition ${p}: each record once, in the order sent, at its acknowledged offset `
+      + `(${log.length} read; first differences, [read, expected]: ${JSON.stringify(wrong.slice(0, 3))})`);
+  }
+}
+
+const CHECKS = {
+  rebalance, timestamps, records, 'large-messages': largeMessages, admin: adminOperations,
+  'idempotence-restart': idempotenceRestart, 'fencing-restart': fencingRestart,
+};
 (async () => {
   await admin.connect();
-  await CHECKS[checkName]();
+  await CHECKS[checkName](...args);
   await admin.disconnect();
   console.log('ALL CHECKS PASSED');
   process.exit(0);

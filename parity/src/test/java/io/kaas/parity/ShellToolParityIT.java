@@ -1,82 +1,73 @@
 package io.kaas.parity;
 
-import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
+import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Runs every scenario of {@code parity/run.sh} (Apache Kafka 3.7's shell tools and the non-Java
- * clients) against a fresh standalone kaas broker started from {@code bootstrap/target/kaas.jar},
- * then compares each result with {@code parity/baseline.tsv}: a tool that passed there and does not
- * pass now fails the build. A client that is not installed (ABSENT) fails it only in CI
- * ({@code CI=true}, where {@code .ci/run} installs every client); elsewhere it is reported.
+ * Runs every scenario of {@code parity/run.sh} (Apache Kafka 3.7's shell tools and the non-Java clients)
+ * against a fresh standalone kaas broker started from {@code bootstrap/target/kaas.jar}, and those that
+ * {@code parity.peer.only} matches (the cross-client {@code client-.*} ones) against a fresh Apache Kafka
+ * 3.7.2 broker from this module's classpath too; both are local processes that a scenario can restart
+ * ({@code parity/broker.sh}). Then {@link ParityGate} compares the results with {@code parity/baseline.tsv}:
+ * a scenario that passed there on kaas and does not pass now fails the build, unless it fails on Apache
+ * in the same run too. A client that is not installed (ABSENT) fails it only in CI ({@code CI=true},
+ * where {@code .ci/run} installs every client); elsewhere it is reported.
  */
 class ShellToolParityIT {
     private static final Path PARITY_DIR = Path.of(System.getProperty("parity.dir", "."));
     private static final Path WORK = Path.of(System.getProperty("parity.work", "target/parity"));
+    /** Scenarios also run against Apache; blank: none (no Apache broker started). */
+    private static final String PEER_ONLY = System.getProperty("parity.peer.only", "client-.*").trim();
 
-    private Process broker;
+    private final List<LocalBroker> brokers = new ArrayList<>();
+    private LocalBroker kaas;
+    private LocalBroker apache;
     private SecureListeners secure;
 
     @BeforeEach
-    void startBroker() throws IOException, InterruptedException {
+    void startBrokers() throws IOException, InterruptedException {
         Path jar = Path.of(System.getProperty("kaas.jar", "../bootstrap/target/kaas.jar"));
         assertTrue(Files.isRegularFile(jar), jar + " is missing: build the broker first (mvn -B verify from the root)");
         deleteTree(WORK);
         Files.createDirectories(WORK);
-        int port = freePort();
-        // SASL_SSL listeners (SCRAM-SHA-256/512, PLAIN, OAUTHBEARER) and mTLS beside the plaintext one on KAAS_PORT
-        secure = SecureListeners.prepare(PARITY_DIR, WORK.resolve("security"), port, ShellToolParityIT::freePort, jar,
-                WORK.resolve("data"), javaBinary());
-        ProcessBuilder pb = new ProcessBuilder(javaBinary(), "-Xmx1g", "-jar", jar.toAbsolutePath().toString())
-                .redirectErrorStream(true)
-                .redirectOutput(WORK.resolve("kaas.log").toFile());
-        pb.environment().put("KAAS_PORT", Integer.toString(port));
-        pb.environment().put("KAAS_HEALTH_PORT", "0");
-        pb.environment().put("KAAS_DATA_DIR", WORK.resolve("data").toString());
-        // a second log dir: partitions spread over both, and kafka-reassign-partitions-log-dirs moves one across
-        pb.environment().put("KAAS_LOG_DIRS", "bulk=" + WORK.resolve("bulk"));
-        pb.environment().put("KAAS_GROUP_INITIAL_REBALANCE_DELAY_MS", "0");
-        // ACLs evaluated, as on a secured Apache broker, with the tools' principal (ANONYMOUS: no SASL here) a
-        // super user: every tool works, and kafka-acls manages ACLs instead of hearing "No Authorizer is configured".
-        pb.environment().put("KAAS_AUTHORIZATION_TYPE", "simple");
-        pb.environment().put("KAAS_SUPER_USERS", "User:ANONYMOUS");
-        pb.environment().putAll(secure.brokerEnv());
-        broker = pb.start();
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-                .until(() -> !broker.isAlive() || accepts(port));
-        assertTrue(broker.isAlive(), "kaas exited at startup; see " + WORK.resolve("kaas.log"));
-        System.setProperty("parity.bootstrap", "127.0.0.1:" + port);
+        Map<String, String> env = Map.of("JAVA", javaBinary(), "KAAS_JAR", jar.toAbsolutePath().toString(),
+                "KAFKA_CP", toolClasspath());
+        int kaasPort = freePort();
+        Path kaasDir = WORK.resolve("kaas");
+        // SASL_SSL listeners (SCRAM-SHA-256/512, PLAIN, OAUTHBEARER) and mTLS beside the plaintext one; broker.sh
+        // starts kaas with the variables of extra.env, and again after each restart
+        secure = SecureListeners.prepare(PARITY_DIR, WORK.resolve("security"), kaasPort, ShellToolParityIT::freePort,
+                jar, kaasDir.resolve("data"), javaBinary());
+        Files.createDirectories(kaasDir);
+        Files.writeString(kaasDir.resolve("extra.env"), shellAssignments(secure.brokerEnv()));
+        // both start at once: Apache takes about as long as kaas again
+        LocalBroker.Starting kaasStarting = LocalBroker.start("kaas", PARITY_DIR, kaasDir, kaasPort, env);
+        LocalBroker.Starting apacheStarting = PEER_ONLY.isEmpty() ? null
+                : LocalBroker.start("apache", PARITY_DIR, WORK.resolve("apache"), freePortPair(), env);
+        kaas = started(kaasStarting);
+        apache = apacheStarting == null ? null : started(apacheStarting);
     }
 
     @AfterEach
-    void stopBroker() throws InterruptedException {
-        if (broker != null) {
-            broker.destroy();
-            if (!broker.waitFor(20, TimeUnit.SECONDS)) {
-                broker.destroyForcibly();
-            }
+    void stopBrokers() throws IOException, InterruptedException {
+        for (LocalBroker broker : brokers) {
+            broker.stop();
         }
         if (secure != null) {
             secure.close();
@@ -84,79 +75,45 @@ class ShellToolParityIT {
     }
 
     @Test
-    void everyToolThatPassedStillPasses() throws IOException, InterruptedException {
+    void everyScenarioThatPassedStillPasses() throws IOException, InterruptedException {
         Path report = WORK.resolve("report.tsv");
-        ProcessBuilder pb = new ProcessBuilder("bash", PARITY_DIR.resolve("run.sh").toString(),
-                "--bootstrap", System.getProperty("parity.bootstrap"), "--report", report.toString())
+        List<String> command = new ArrayList<>(List.of("bash", PARITY_DIR.resolve("run.sh").toString(),
+                "--bootstrap", kaas.bootstrap(), "--restart", kaas.restartCommand(), "--report", report.toString()));
+        if (apache != null) {
+            command.addAll(List.of("--peer", apache.bootstrap(), "--peer-restart", apache.restartCommand(),
+                    "--peer-only", PEER_ONLY));
+        }
+        ProcessBuilder pb = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(WORK.resolve("run.out").toFile());
-        pb.environment().put("KAFKA_CP", Files.readString(Path.of(System.getProperty("parity.classpath"))).trim());
+        pb.environment().put("KAFKA_CP", toolClasspath());
         pb.environment().put("JAVA", javaBinary());
         pb.environment().put("WORK", WORK.toAbsolutePath().toString());
         pb.environment().putAll(secure.scenarioEnv());
         Process run = pb.start();
-        assertTrue(run.waitFor(20, TimeUnit.MINUTES), "the parity run did not finish in 20 minutes");
-        System.out.println("Apache Kafka 3.7 shell tools and non-Java clients against kaas:");
+        assertTrue(run.waitFor(25, TimeUnit.MINUTES), "the parity run did not finish in 25 minutes");
+        System.out.println("Apache Kafka 3.7 shell tools and non-Java clients against kaas"
+                + (apache == null ? ":" : " (here) and Apache Kafka 3.7.2 (peer, scenarios matching " + PEER_ONLY + "):"));
         Files.readAllLines(WORK.resolve("run.out"), StandardCharsets.UTF_8).forEach(System.out::println);
 
-        Map<String, String> expected = read(PARITY_DIR.resolve("baseline.tsv"));
-        Map<String, String> actual = read(report);
-        List<String> regressions = new ArrayList<>();
-        List<String> notes = new ArrayList<>();
-        boolean clientsRequired = "true".equals(System.getenv("CI"));
-        for (String tool : new TreeSet<>(union(expected, actual))) {
-            String was = expected.get(tool);
-            String now = actual.get(tool);
-            if (now == null) {
-                regressions.add(tool + ": in the baseline but no scenario ran");
-            } else if (was == null) {
-                regressions.add(tool + ": " + now + " but missing from parity/baseline.tsv");
-            } else if (was.equals("PASS") && now.equals("ABSENT") && !clientsRequired) {
-                notes.add(tool + ": not installed here, not run (CI installs it: see .ci/run)");
-            } else if (was.equals("PASS") && !now.equals("PASS")) {
-                regressions.add(tool + ": was PASS, now " + now);
-            } else if (!was.equals(now)) {
-                notes.add(tool + ": " + was + " -> " + now + " (update parity/baseline.tsv)");
-            }
-        }
-        System.out.println("parity baseline comparison: " + regressions.size() + " regression(s)");
-        notes.forEach(n -> System.out.println("  changed: " + n));
-        regressions.forEach(r -> System.out.println("  REGRESSION: " + r));
-        if (!regressions.isEmpty()) {
-            fail("shell-tool parity regressed:\n  " + String.join("\n  ", regressions)
+        ParityGate.Verdict verdict = ParityGate.compare(ParityGate.readBaseline(PARITY_DIR.resolve("baseline.tsv")),
+                ParityGate.readReport(report), apache != null, "true".equals(System.getenv("CI")));
+        System.out.println("parity baseline comparison: " + verdict.regressions().size() + " regression(s)");
+        verdict.notes().forEach(n -> System.out.println("  changed: " + n));
+        verdict.regressions().forEach(r -> System.out.println("  REGRESSION: " + r));
+        if (!verdict.regressions().isEmpty()) {
+            fail("shell-tool parity regressed:\n  " + String.join("\n  ", verdict.regressions())
                     + "\n(scenario logs: " + WORK.toAbsolutePath() + ")");
         }
     }
 
-    /** tool -> PASS/FAIL/SKIP from a tab-separated file; blank lines and # comments ignored. */
-    private static Map<String, String> read(Path file) throws IOException {
-        Map<String, String> results = new LinkedHashMap<>();
-        if (!Files.exists(file)) {
-            return results;
-        }
-        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-            if (line.isBlank() || line.startsWith("#")) {
-                continue;
-            }
-            String[] cols = line.split("\t");
-            results.put(cols[0].trim(), cols.length > 1 ? cols[1].trim() : "");
-        }
-        return results;
+    private LocalBroker started(LocalBroker.Starting starting) throws IOException, InterruptedException {
+        brokers.add(starting.broker()); // stopped afterwards even if it never answered
+        return starting.awaitStarted();
     }
 
-    private static TreeSet<String> union(Map<String, String> a, Map<String, String> b) {
-        TreeSet<String> all = new TreeSet<>(a.keySet());
-        all.addAll(b.keySet());
-        return all;
-    }
-
-    private static boolean accepts(int port) {
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress("127.0.0.1", port), 200);
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
+    private static String toolClasspath() throws IOException {
+        return Files.readString(Path.of(System.getProperty("parity.classpath"))).trim();
     }
 
     private static int freePort() {
@@ -164,6 +121,26 @@ class ShellToolParityIT {
             return s.getLocalPort();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** {@code NAME='value'} lines a shell can source, single quotes escaped. */
+    private static String shellAssignments(Map<String, String> variables) {
+        StringBuilder out = new StringBuilder();
+        variables.forEach((name, value) -> out.append(name).append("='").append(value.replace("'", "'\\''"))
+                .append("'\n"));
+        return out.toString();
+    }
+
+    /** A free port whose successor is free too: Apache's controller listens on PORT+1. */
+    private static int freePortPair() throws IOException {
+        while (true) {
+            try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+                    ServerSocket next = new ServerSocket(s.getLocalPort() + 1, 1, InetAddress.getLoopbackAddress())) {
+                return s.getLocalPort();
+            } catch (IOException | IllegalArgumentException taken) {
+                // the successor is in use (or the port was the last one): try another pair
+            }
         }
     }
 
