@@ -10,25 +10,37 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.Executor;
 
 /**
  * The kernel cannot encrypt: a Fetch answered from a segment file is a {@link FileRegion} (sendfile), which
  * an {@code SslHandler} refuses. This handler, right after the {@code SslHandler} of a TLS connection,
- * reads each region into a buffer on the I/O executor (never on the event loop, which must not touch
- * files) and writes the buffer in the region's place. Writes and flushes that come after a region wait
- * until it has been read, so the connection's bytes keep their order. Apache's TLS transport copies the
- * file through memory likewise.
+ * reads regions into buffers on the I/O executor (never on the event loop, which must not touch files) and
+ * writes each buffer in its region's place. Writes and flushes that come after a region wait until it has
+ * been read, so the connection's bytes keep their order. The regions are read when a flush asks for them,
+ * all regions written before it in one task: a Fetch of many partitions is one hand-off to the I/O executor
+ * and back, not one per partition, each of which would wait for a thread on a busy machine. Apache's TLS
+ * transport copies the file through memory likewise, on its network thread.
  */
 public final class FileRegionReader extends ChannelOutboundHandlerAdapter {
     /** A flush, queued among the writes it must follow. */
     private static final Object FLUSH = new Object();
 
     private final Executor ioExecutor;
-    /** Writes (message and promise) and flushes that arrived while a region was being read. */
+    /**
+     * Writes (message and promise) and flushes held back behind a region not written yet, in order. Whenever
+     * no read runs, it is empty or starts with a region.
+     */
     private final Queue<Object> waiting = new ArrayDeque<>();
-    private boolean reading;
+    /** The regions the running read copies (they stay in {@link #waiting} until written); empty: none runs. */
+    private Set<FileRegion> reading = Set.of();
 
     private record Write(Object message, ChannelPromise promise) {
     }
@@ -40,10 +52,8 @@ public final class FileRegionReader extends ChannelOutboundHandlerAdapter {
 
     @Override
     public void write(ChannelHandlerContext ctx, Object message, ChannelPromise promise) {
-        if (reading) {
+        if (message instanceof FileRegion || !waiting.isEmpty()) {
             waiting.add(new Write(message, promise));
-        } else if (message instanceof FileRegion region) {
-            read(ctx, region, promise);
         } else {
             ctx.write(message, promise);
         }
@@ -51,61 +61,84 @@ public final class FileRegionReader extends ChannelOutboundHandlerAdapter {
 
     @Override
     public void flush(ChannelHandlerContext ctx) {
-        if (reading) {
-            waiting.add(FLUSH);
-        } else {
+        if (waiting.isEmpty()) {
             ctx.flush();
+            return;
+        }
+        waiting.add(FLUSH);
+        if (reading.isEmpty()) {
+            readRegions(ctx);
         }
     }
 
     @Override
     public void handlerRemoved(ChannelHandlerContext ctx) {
-        // the channel is gone: nothing queued will be written
+        // the channel is gone: nothing queued will be written; a region being read is released by its read
         Object queued;
         while ((queued = waiting.poll()) != null) {
             if (queued instanceof Write write) {
-                ReferenceCountUtil.release(write.message());
+                if (!reading.contains(write.message())) {
+                    ReferenceCountUtil.release(write.message());
+                }
                 write.promise().tryFailure(new IOException("connection closed before the write"));
             }
         }
     }
 
-    private void read(ChannelHandlerContext ctx, FileRegion region, ChannelPromise promise) {
-        reading = true;
-        ioExecutor.execute(() -> {
-            ByteBuf bytes = null;
-            Throwable failure = null;
-            try {
-                bytes = copy(ctx, region);
-            } catch (IOException | RuntimeException e) {
-                failure = e;
-            } finally {
-                region.release();
+    /** Copies every region waiting now, in one task on the I/O executor. */
+    private void readRegions(ChannelHandlerContext ctx) {
+        List<FileRegion> regions = new ArrayList<>();
+        for (Object queued : waiting) {
+            if (queued instanceof Write write && write.message() instanceof FileRegion region) {
+                regions.add(region);
             }
-            ByteBuf read = bytes;
-            Throwable error = failure;
-            ctx.executor().execute(() -> written(ctx, read, error, promise));
+        }
+        reading = Collections.newSetFromMap(new IdentityHashMap<>());
+        reading.addAll(regions);
+        ioExecutor.execute(() -> {
+            Map<FileRegion, Object> copies = new IdentityHashMap<>(); // a region's buffer, or why it failed
+            for (FileRegion region : regions) {
+                try {
+                    copies.put(region, copy(ctx, region));
+                } catch (IOException | RuntimeException e) {
+                    copies.put(region, e);
+                } finally {
+                    region.release();
+                }
+            }
+            ctx.executor().execute(() -> written(ctx, copies));
         });
     }
 
-    /** Back on the event loop: the region's bytes take its place, then what waited behind it goes out. */
-    private void written(ChannelHandlerContext ctx, ByteBuf bytes, Throwable failure, ChannelPromise promise) {
-        reading = false;
-        if (failure != null) {
-            promise.tryFailure(failure);
-            ctx.fireExceptionCaught(failure);
-        } else {
-            ctx.write(bytes, promise);
-        }
+    /**
+     * Back on the event loop: each region's bytes take its place, and what waited behind it goes out, up to a
+     * region written during the read, which a flush after it sends to be read in turn.
+     */
+    private void written(ChannelHandlerContext ctx, Map<FileRegion, Object> copies) {
+        reading = Set.of();
         Object next;
-        while (!reading && (next = waiting.poll()) != null) {
+        while ((next = waiting.peek()) != null) {
             if (next == FLUSH) {
+                waiting.poll();
                 ctx.flush();
+            } else if (((Write) next).message() instanceof FileRegion region && !copies.containsKey(region)) {
+                if (waiting.contains(FLUSH)) {
+                    readRegions(ctx);
+                }
+                break;
             } else {
-                Write write = (Write) next;
-                write(ctx, write.message(), write.promise());
+                Write write = (Write) waiting.poll();
+                Object copy = write.message() instanceof FileRegion region ? copies.remove(region) : write.message();
+                if (copy instanceof Throwable failure) {
+                    write.promise().tryFailure(failure);
+                    ctx.fireExceptionCaught(failure);
+                } else {
+                    ctx.write(copy, write.promise());
+                }
             }
         }
+        // left only when the channel closed during the read: nobody will write these buffers
+        copies.values().forEach(ReferenceCountUtil::release);
     }
 
     private static ByteBuf copy(ChannelHandlerContext ctx, FileRegion region) throws IOException {

@@ -51,20 +51,41 @@ class FileRegionReaderTest {
     }
 
     @Test
-    void regionsBackToBackAreReadOneAfterTheOther() throws IOException {
+    void theRegionsOfOneFlushAreReadInOneTaskAndWrittenInOrder() throws IOException {
         Path a = Files.writeString(dir.resolve("a.log"), "first");
         Path b = Files.writeString(dir.resolve("b.log"), "second");
 
+        channel.write(text("["));
         channel.write(new DefaultFileRegion(a.toFile(), 0, 5));
+        channel.write(text("|"));
+        channel.write(new DefaultFileRegion(b.toFile(), 0, 6));
+        assertThat(io).isEmpty(); // nothing asked for the bytes yet
+        channel.writeAndFlush(text("]"));
+
+        assertThat(io).hasSize(1); // one hand-off for the whole response, not one per region
+        io.poll().run();
+        channel.runPendingTasks();
+        assertThat(io).isEmpty();
+        assertThat(outbound()).containsExactly("[", "first", "|", "second", "]");
+    }
+
+    @Test
+    void aRegionWrittenDuringAReadIsReadAtTheFlushAfterIt() throws IOException {
+        Path a = Files.writeString(dir.resolve("a.log"), "first");
+        Path b = Files.writeString(dir.resolve("b.log"), "second");
+        channel.write(new DefaultFileRegion(a.toFile(), 0, 5));
+        channel.flush();
         channel.write(new DefaultFileRegion(b.toFile(), 0, 6));
         channel.writeAndFlush(text("!"));
+        assertThat(io).hasSize(1);
 
         io.poll().run();
         channel.runPendingTasks();
+        assertThat(outbound()).containsExactly("first");
         assertThat(io).hasSize(1); // the second region's read starts once the first is written
         io.poll().run();
         channel.runPendingTasks();
-        assertThat(outbound()).containsExactly("first", "second", "!");
+        assertThat(outbound()).containsExactly("second", "!");
     }
 
     @Test
@@ -85,18 +106,34 @@ class FileRegionReaderTest {
     }
 
     @Test
-    void writesQueuedBehindARegionAreReleasedWhenTheConnectionCloses() throws IOException {
+    void writesQueuedBehindARegionAreReleasedWhenTheConnectionClosesDuringItsRead() throws IOException {
         Path segment = Files.writeString(dir.resolve("c.log"), "data");
-        channel.write(new DefaultFileRegion(segment.toFile(), 0, 4));
+        DefaultFileRegion region = new DefaultFileRegion(segment.toFile(), 0, 4);
+        channel.write(region);
         ByteBuf queued = text("queued");
         ChannelFuture write = channel.write(queued);
+        channel.flush();
 
         channel.close();
         assertThat(write.isSuccess()).isFalse();
         assertThat(queued.refCnt()).isZero();
-        io.poll().run(); // the read finishing late writes to a closed channel, which releases it
+        assertThat(region.refCnt()).isOne(); // the read still copies it
+        io.poll().run(); // the read finishing late releases the region and its copy
         channel.runPendingTasks();
+        assertThat(region.refCnt()).isZero();
         assertThat(outbound()).isEmpty();
+    }
+
+    @Test
+    void aRegionNeverFlushedIsReleasedWhenTheConnectionCloses() throws IOException {
+        Path segment = Files.writeString(dir.resolve("d.log"), "data");
+        DefaultFileRegion region = new DefaultFileRegion(segment.toFile(), 0, 4);
+        ChannelFuture write = channel.write(region);
+
+        channel.close();
+        assertThat(io).isEmpty();
+        assertThat(write.isSuccess()).isFalse();
+        assertThat(region.refCnt()).isZero();
     }
 
     private List<String> outbound() {
