@@ -69,6 +69,8 @@ final class InstrumentedBroker implements AutoCloseable {
     enum Instrumentation {
         /** No clock reads, no span: {@link TrafficMetrics#NONE}, {@link BrokerMetrics#unobserved()}, {@link Tracer#NONE}. */
         OFF,
+        /** As shipped without an OTLP endpoint: the metrics (clock reads, histograms) and the SDK reading them; no tracer. */
+        METRICS,
         /** As shipped with an OTLP endpoint: the metrics, the SDK, 10 % of requests traced. */
         ON,
         /** As {@link #ON}, every request traced: the cost of a sampled request. */
@@ -134,7 +136,11 @@ final class InstrumentedBroker implements AutoCloseable {
                 null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
                 QuotaEnforcement.NONE);
         Tracer tracer = Tracer.NONE;
-        if (on) {
+        if (instrumentation == Instrumentation.METRICS) {
+            tracing = null;
+            telemetry = BrokerTelemetry.start(TelemetrySettings.fromEnvironment(Map.of(), 1), metrics,
+                    new TopicGauges(topics));
+        } else if (on) {
             Map<String, String> env = new HashMap<>();
             env.put("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "http://127.0.0.1:4318/v1/traces");
             if (instrumentation == Instrumentation.TRACED) {
