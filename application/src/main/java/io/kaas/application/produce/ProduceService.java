@@ -293,20 +293,21 @@ public final class ProduceService implements ProduceUseCase {
 
     /**
      * acks=-1: {@code ok} once {@code durable} completes; the wait is timed, and traced in the request's
-     * {@code fsync} step unless there is nothing to wait for (the log in memory, an fsync that already covered it).
+     * {@code fsync} step. When there is nothing to wait for (the log in memory, an fsync that already covered the
+     * batch) the wait is 0 without reading the clock, and no step.
      */
     private CompletableFuture<PartitionResult> whenDurable(Appending a, CompletionStage<Void> durable,
                                                            PartitionResult ok) {
-        long waitFrom = metrics.nanoTime();
         CompletableFuture<Void> wait = durable.toCompletableFuture();
-        boolean traced = !wait.isDone();
-        if (traced) {
+        boolean waits = !wait.isDone();
+        long waitFrom = waits ? metrics.nanoTime() : 0L;
+        if (waits) {
             a.steps.fsync().expect();
             a.steps.fsync().start();
         }
         return wait.handle((v, e) -> {
-            metrics.produceStep(BrokerMetrics.ProduceStep.FSYNC_WAIT).record(metrics.nanoTime() - waitFrom);
-            if (traced) {
+            metrics.produceStep(BrokerMetrics.ProduceStep.FSYNC_WAIT).record(waits ? metrics.nanoTime() - waitFrom : 0L);
+            if (waits) {
                 a.steps.fsync().done(e);
             }
             return e == null ? ok : notDurable(a.p, e);
