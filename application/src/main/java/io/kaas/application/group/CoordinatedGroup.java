@@ -510,7 +510,8 @@ final class CoordinatedGroup {
             return;
         }
         persisted = current;
-        offsets.submit(new OffsetMutation.Membership(current), current == null ? null : current.protocolType())
+        offsets.submitUnawaited(new OffsetMutation.Membership(current),
+                        current == null ? null : current.protocolType())
                 .whenComplete((written, failure) -> {
                     if (failure != null) {
                         LOG.warn("group {}: generation not stored, members will rejoin after a restart: {}",

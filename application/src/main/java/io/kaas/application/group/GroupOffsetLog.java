@@ -101,6 +101,14 @@ final class GroupOffsetLog implements CoalescingWriter.Target<GroupOffsetLog.Que
                 .endWhenDone(writer.submit(new Queued(mutation, protocolType)));
     }
 
+    /**
+     * Queues a change no answer waits for (a new generation a SyncGroup brought): not a step of the request
+     * being handled, so not traced as one; its span would end after the request's.
+     */
+    CompletableFuture<Void> submitUnawaited(OffsetMutation mutation, String protocolType) {
+        return writer.submit(new Queued(mutation, protocolType));
+    }
+
     @Override
     public Runnable prepare(List<Queued> changes) {
         OffsetState next = durable.copy();

@@ -102,8 +102,9 @@ public final class ProduceService implements ProduceUseCase {
         boolean fenced = fence.fenced();
         List<CompletableFuture<CompletableFuture<PartitionResult>>> appended = new ArrayList<>(command.partitions().size());
         List<AppendQueue> turns = new ArrayList<>(command.partitions().size());
+        Steps steps = Steps.of(command.span());
         for (PartitionRecords p : command.partitions()) {
-            appended.add(appendOne(command, p, now, receivedNanos, fenced, turns));
+            appended.add(appendOne(command, p, now, receivedNanos, fenced, turns, steps));
         }
         AppendQueue.runTurns(turns, command.handOffAt()); // one hand-off for the request, or for the loop's tick
         List<CompletableFuture<PartitionResult>> results = appended.stream()
@@ -132,7 +133,8 @@ public final class ProduceService implements ProduceUseCase {
      */
     private CompletableFuture<CompletableFuture<PartitionResult>> appendOne(Command command, PartitionRecords p,
                                                                             long now, long receivedNanos,
-                                                                            boolean fenced, List<AppendQueue> turns) {
+                                                                            boolean fenced, List<AppendQueue> turns,
+                                                                            Steps steps) {
         Optional<PartitionLog> log = topics.log(p.partition());
         Optional<TopicConfig> config = topics.config(p.partition().topic());
         if (log.isEmpty() || config.isEmpty() || fenced) {
@@ -171,7 +173,7 @@ public final class ProduceService implements ProduceUseCase {
         RecordBatchHeader header = RecordBatchHeader.at(p.records());
         PartitionLog partitionLog = log.get();
         Appending appending = new Appending(partitionLog, p, header, now, receivedNanos, logAppendTime,
-                command.acks() == -1, cfg.flushMessages() == 1, command.span());
+                command.acks() == -1, cfg.flushMessages() == 1, steps);
         if (verifier != null && header.isTransactional() && header.hasProducerId()) {
             VerificationGuard guard = partitionLog.beginVerification(header.producerId(), now);
             if (guard != VerificationGuard.NOT_REQUIRED) {
@@ -205,17 +207,29 @@ public final class ProduceService implements ProduceUseCase {
      *
      * @param receivedNanos    when the request reached this service, on the metrics' clock
      * @param syncsEveryAppend the partition fsyncs every append (flush.messages=1): acks=-1 means "on disk"
-     * @param span             the request's trace span
+     * @param steps            the request's traced steps, shared by its partitions
      */
     private record Appending(PartitionLog log, PartitionRecords p, RecordBatchHeader header, long now,
                              long receivedNanos, boolean logAppendTime, boolean waitDurable, boolean syncsEveryAppend,
-                             TraceSpan span) {
+                             Steps steps) {
+    }
+
+    /** A request's two traced steps: one span each for all its partitions. */
+    private record Steps(StepSpan append, StepSpan fsync) {
+        private static final Steps UNTRACED = new Steps(StepSpan.NONE, StepSpan.NONE);
+
+        /** An unsampled request's steps are shared: tracing allocates nothing for it. */
+        static Steps of(TraceSpan request) {
+            return request == TraceSpan.NONE ? UNTRACED
+                    : new Steps(StepSpan.of(request, "append"), StepSpan.of(request, "fsync"));
+        }
     }
 
     private CompletableFuture<CompletableFuture<PartitionResult>> append(Appending a, VerificationGuard guard,
                                                                          List<AppendQueue> turns) {
         CompletableFuture<AppendResult> appended = new CompletableFuture<>();
         AppendQueue queue = a.log.appendQueue();
+        a.steps.append().expect();
         queue.hold(() -> appendNow(a, guard, appended));
         turns.add(queue);
         // Counted from the header's record count field: the records themselves are never read.
@@ -229,28 +243,21 @@ public final class ProduceService implements ProduceUseCase {
         });
     }
 
-    /** The append, on the log's append queue: timed, and traced as a child of the request's span. */
+    /** The append, on the log's append queue: timed, and traced in the request's {@code append} step. */
     private void appendNow(Appending a, VerificationGuard guard, CompletableFuture<AppendResult> appended) {
         long started = metrics.nanoTime();
         metrics.produceStep(BrokerMetrics.ProduceStep.QUEUE).record(started - a.receivedNanos);
-        TraceSpan span = partitionSpan(a, "append");
         AppendResult result;
-        try (TraceSpan.Scope ignored = span.activate()) {
+        try (TraceSpan.Scope ignored = a.steps.append().start().activate()) {
             result = a.log.append(a.p.records(), a.now, guard);
         } catch (Throwable failure) {
-            span.fail(failure);
-            span.end();
+            a.steps.append().done(failure);
             appended.completeExceptionally(failure);
             return;
         }
-        span.end();
+        a.steps.append().done(null);
         metrics.produceStep(BrokerMetrics.ProduceStep.APPEND).record(metrics.nanoTime() - started);
         appended.complete(result);
-    }
-
-    private static TraceSpan partitionSpan(Appending a, String name) {
-        return a.span.child(name).attribute("kaas.topic", a.p.partition().topic())
-                .attribute("kaas.partition", a.p.partition().partition());
     }
 
     private CompletableFuture<PartitionResult> answer(Appending a, AppendResult result) {
@@ -284,17 +291,25 @@ public final class ProduceService implements ProduceUseCase {
         return CompletableFuture.completedFuture(PartitionResult.failed(p.partition(), rejected.error(), rejected.message()));
     }
 
-    /** acks=-1: {@code ok} once {@code durable} completes; the wait is timed and traced as the fsync step. */
+    /**
+     * acks=-1: {@code ok} once {@code durable} completes; the wait is timed, and traced in the request's
+     * {@code fsync} step. When there is nothing to wait for (the log in memory, an fsync that already covered the
+     * batch) the wait is 0 without reading the clock, and no step.
+     */
     private CompletableFuture<PartitionResult> whenDurable(Appending a, CompletionStage<Void> durable,
                                                            PartitionResult ok) {
-        long waitFrom = metrics.nanoTime();
-        TraceSpan span = partitionSpan(a, "fsync");
-        return durable.toCompletableFuture().handle((v, e) -> {
-            metrics.produceStep(BrokerMetrics.ProduceStep.FSYNC_WAIT).record(metrics.nanoTime() - waitFrom);
-            if (e != null) {
-                span.fail(e);
+        CompletableFuture<Void> wait = durable.toCompletableFuture();
+        boolean waits = !wait.isDone();
+        long waitFrom = waits ? metrics.nanoTime() : 0L;
+        if (waits) {
+            a.steps.fsync().expect();
+            a.steps.fsync().start();
+        }
+        return wait.handle((v, e) -> {
+            metrics.produceStep(BrokerMetrics.ProduceStep.FSYNC_WAIT).record(waits ? metrics.nanoTime() - waitFrom : 0L);
+            if (waits) {
+                a.steps.fsync().done(e);
             }
-            span.end();
             return e == null ? ok : notDurable(a.p, e);
         });
     }

@@ -6,6 +6,7 @@ import io.kaas.application.cluster.BrokerSettings;
 import io.kaas.application.cluster.StandaloneCluster;
 import io.kaas.application.fake.ManualScheduler;
 import io.kaas.application.fake.QueuedExecutor;
+import io.kaas.application.fake.RecordingSpan;
 import io.kaas.application.log.MemoryLogEngine;
 import io.kaas.application.memory.InMemoryOffsetStore;
 import io.kaas.application.memory.InMemoryTopicStore;
@@ -17,6 +18,7 @@ import io.kaas.application.port.in.GroupCoordinator.OffsetFetchResult;
 import io.kaas.application.port.in.GroupCoordinator.PartitionOffset;
 import io.kaas.application.port.in.GroupCoordinator.SyncRequest;
 import io.kaas.application.port.in.TopicAdminUseCase;
+import io.kaas.application.port.in.TraceSpan;
 import io.kaas.application.port.out.OffsetStore;
 import io.kaas.application.port.out.TransactionVerifier;
 import io.kaas.application.topic.TopicService;
@@ -119,6 +121,28 @@ class GroupCoordinatorServiceTest {
             io.runAll();
         }
         return read.join();
+    }
+
+    @Test
+    void aTracedLeadersSyncGroupEndsAfterEveryChildOfIts() {
+        JoinResponse required = settle(service.joinGroup(join("g", "", null)));
+        CompletionStage<JoinResponse> joining = service.joinGroup(join("g", required.memberId(), null));
+        scheduler.advance(CONFIG.initialRebalanceDelayMs());
+        JoinResponse joined = settle(joining);
+
+        RecordingSpan request = new RecordingSpan("SyncGroup");
+        CompletableFuture<SyncResponse> synced;
+        try (TraceSpan.Scope ignored = request.activate()) { // as the wire runs a traced request's handler
+            synced = service.syncGroup(new SyncRequest("g", joined.memberId(), null, 1, "consumer", "range",
+                    Map.of(joined.memberId(), new byte[] {1}))).toCompletableFuture();
+        }
+        synced.whenComplete((answer, failure) -> request.end());
+        io.runAll(); // the new generation's write, which the answer did not wait for
+
+        assertThat(synced.join().error()).isEqualTo(KafkaError.NONE);
+        assertThat(store.saves).as("the generation was stored").hasPositiveValue();
+        assertThat(request.children()).allMatch(RecordingSpan::ended);
+        assertThat(request.endOrder()).last().isSameAs(request);
     }
 
     @Test

@@ -2,6 +2,8 @@ package io.kaas.application.produce;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kaas.application.port.in.TraceSpan;
+import io.kaas.application.fake.RecordingSpan;
 import io.kaas.application.cluster.BrokerSettings;
 import io.kaas.application.fake.ManualScheduler;
 import io.kaas.application.fake.QueuedExecutor;
@@ -225,6 +227,43 @@ class ProduceServiceTest {
 
         assertThat(future.join()).extracting(PartitionResult::error)
                 .containsExactly(KafkaError.REQUEST_TIMED_OUT, KafkaError.NONE);
+    }
+
+    @Test
+    void aTracedRequestHasOneAppendAndOneFsyncSpanForAllItsPartitionsEndedBeforeIt() {
+        RecordingSpan request = new RecordingSpan("Produce");
+        CompletableFuture<List<PartitionResult>> future = produceUndurable.produce(new Command(null, (short) -1, 1_000,
+                List.of(new PartitionRecords(P0, TestBatches.plain(1)), new PartitionRecords(P1, TestBatches.plain(1))),
+                request)).toCompletableFuture();
+        future.whenComplete((answer, failure) -> request.end()); // as the wire ends the request's span
+        RecordingSpan append = request.children("append").get(0);
+        RecordingSpan fsync = request.children("fsync").get(0);
+        assertThat(append.ended()).as("both appends done").isTrue();
+        assertThat(fsync.ended()).as("one partition still waits for its fsync").isFalse();
+
+        undurable.durable.get(P0).complete(null);
+        undurable.durable.get(P1).completeExceptionally(new IllegalStateException("volume gone"));
+
+        assertThat(future.join()).extracting(PartitionResult::error)
+                .containsExactly(KafkaError.NONE, KafkaError.KAFKA_STORAGE_ERROR);
+        assertThat(request.children()).extracting(RecordingSpan::name).containsExactly("append", "fsync");
+        assertThat(append.attributes()).containsEntry("kaas.partitions", 2L);
+        assertThat(fsync.attributes()).containsEntry("kaas.partitions", 2L);
+        assertThat(fsync.failure()).hasMessage("volume gone");
+        assertThat(request.endOrder()).containsExactly(append, fsync, request);
+    }
+
+    @Test
+    void anUntracedRequestSharesItsStepsAndAFsyncAlreadyDoneIsNoStep() {
+        RecordingSpan request = new RecordingSpan("Produce");
+        List<PartitionResult> answered = done(produce.produce(new Command(null, (short) -1, 1_000,
+                List.of(new PartitionRecords(P0, TestBatches.plain(1))), request)));
+
+        assertThat(answered.get(0).error()).isEqualTo(KafkaError.NONE);
+        assertThat(request.children()).extracting(RecordingSpan::name)
+                .as("the memory log is durable as it appends: no wait to trace").containsExactly("append");
+        assertThat(StepSpan.of(TraceSpan.NONE, "append")).isSameAs(StepSpan.NONE);
+        assertThat(StepSpan.NONE.start()).isSameAs(TraceSpan.NONE);
     }
 
     @Test

@@ -3,11 +3,13 @@ package io.kaas.bootstrap.telemetry;
 import io.kaas.application.metrics.BrokerMetrics;
 import io.kaas.application.metrics.ByteOpacityTripwires;
 import io.kaas.application.metrics.ByteOpacityTripwires.Site;
+import io.kaas.bootstrap.telemetry.BrokerGauges.PartitionStorage;
 import io.kaas.domain.topic.TopicPartition;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.common.AttributesBuilder;
 import io.opentelemetry.api.metrics.Meter;
+import io.opentelemetry.api.metrics.ObservableLongMeasurement;
 import io.opentelemetry.exporter.otlp.http.metrics.OtlpHttpMetricExporter;
 import io.opentelemetry.exporter.otlp.http.metrics.OtlpHttpMetricExporterBuilder;
 import io.opentelemetry.exporter.prometheus.PrometheusMetricReader;
@@ -22,8 +24,11 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import java.util.function.ToLongFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,11 +76,12 @@ public final class BrokerTelemetry implements AutoCloseable {
             LOG.info("pushing metrics over OTLP/HTTP to {} every {} ms", endpoint, settings.exportIntervalMs());
         });
         SdkMeterProvider provider = builder.build();
-        registerInstruments(provider.get(SCOPE), metrics, gauges);
+        registerInstruments(provider.get(SCOPE), metrics, gauges, settings.partitionGauges());
         return new BrokerTelemetry(provider, prometheus);
     }
 
-    private static void registerInstruments(Meter meter, BrokerMetrics metrics, BrokerGauges gauges) {
+    private static void registerInstruments(Meter meter, BrokerMetrics metrics, BrokerGauges gauges,
+                                            boolean partitionGauges) {
         meter.counterBuilder("kaas.topic.incoming.bytes").setUnit("By")
                 .setDescription("Bytes of record batches appended, as the producers sent them")
                 .buildWithCallback(m -> metrics.topics().forEach((topic, t) -> m.record(t.bytesIn(), Attributes.of(TOPIC, topic))));
@@ -132,18 +138,22 @@ public final class BrokerTelemetry implements AutoCloseable {
                 .setDescription("High watermark minus the group's committed offset, per partition with a commit")
                 .buildWithCallback(m -> gauges.lag().forEach(l -> m.record(l.lag(), Attributes.of(GROUP, l.group(),
                         TOPIC, l.partition().topic(), PARTITION, (long) l.partition().partition()))));
-        registerStateGauges(meter, gauges);
+        registerStateGauges(meter, gauges, partitionGauges);
         JvmMemoryGauges.register(meter);
     }
 
-    /** Storage per partition, groups, transactions and the controller, as the broker sees them when collected. */
-    private static void registerStateGauges(Meter meter, BrokerGauges gauges) {
+    /**
+     * Storage per partition (or per topic, {@code partitionGauges} false), groups, transactions and the controller,
+     * as the broker sees them when collected.
+     */
+    private static void registerStateGauges(Meter meter, BrokerGauges gauges, boolean partitionGauges) {
+        String of = partitionGauges ? "a partition" : "a topic's partitions";
         meter.gaugeBuilder("kaas.log.size").ofLongs().setUnit("By")
-                .setDescription("Bytes of log a partition led here holds: its segments' sizes, as DescribeLogDirs reports")
-                .buildWithCallback(m -> gauges.storage().forEach(p -> m.record(p.bytes(), partition(p.partition()))));
+                .setDescription("Bytes of log " + of + " led here holds: its segments' sizes, as DescribeLogDirs reports")
+                .buildWithCallback(m -> storage(gauges, partitionGauges, PartitionStorage::bytes, m));
         meter.gaugeBuilder("kaas.log.segments").ofLongs().setUnit("{segment}")
-                .setDescription("Segments of a partition led here, the active one included")
-                .buildWithCallback(m -> gauges.storage().forEach(p -> m.record(p.segments(), partition(p.partition()))));
+                .setDescription("Segments of " + of + " led here, the active one included")
+                .buildWithCallback(m -> storage(gauges, partitionGauges, PartitionStorage::segments, m));
         meter.counterBuilder("kaas.consumer_group.rebalances").setUnit("{rebalance}")
                 .setDescription("Rebalances begun per group coordinated here, since this broker loaded the group")
                 .buildWithCallback(m -> gauges.rebalances().forEach((group, count) -> m.record(count,
@@ -168,6 +178,18 @@ public final class BrokerTelemetry implements AutoCloseable {
 
     private static Attributes logDir(BrokerGauges.LogDirSpace dir) {
         return Attributes.of(LOG_DIR, dir.name(), PATH, dir.path());
+    }
+
+    /** A storage gauge's values: one per partition led here, or their sums per topic. */
+    private static void storage(BrokerGauges gauges, boolean perPartition, ToLongFunction<PartitionStorage> value,
+                                ObservableLongMeasurement m) {
+        if (perPartition) {
+            gauges.storage().forEach(p -> m.record(value.applyAsLong(p), partition(p.partition())));
+            return;
+        }
+        Map<String, Long> byTopic = new HashMap<>();
+        gauges.storage().forEach(p -> byTopic.merge(p.partition().topic(), value.applyAsLong(p), Long::sum));
+        byTopic.forEach((topic, sum) -> m.record(sum, Attributes.of(TOPIC, topic)));
     }
 
     private static Attributes partition(TopicPartition partition) {

@@ -14,6 +14,7 @@ import io.opentelemetry.sdk.resources.Resource;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.SpanProcessor;
 import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
+import io.opentelemetry.sdk.trace.export.SpanExporter;
 import io.opentelemetry.sdk.trace.samplers.Sampler;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
@@ -53,10 +54,18 @@ public final class BrokerTracing implements Tracer, AutoCloseable {
         OtlpHttpSpanExporterBuilder exporter = OtlpHttpSpanExporter.builder()
                 .setEndpoint(settings.otlpTracesEndpoint().get().toString());
         settings.otlpHeaders().forEach(exporter::addHeader);
-        SpanProcessor batches = BatchSpanProcessor.builder(exporter.build())
-                .setScheduleDelay(Duration.ofMillis(settings.traceExportDelayMs())).build();
         LOG.info("tracing {} of requests over OTLP/HTTP to {}", settings.traceSampleRatio(),
                 settings.otlpTracesEndpoint().get());
+        return exportingTo(exporter.build(), settings);
+    }
+
+    /**
+     * Tracing as {@link #start} sets it up, the sampling ratio and batching included, with the finished spans
+     * going to {@code exporter} (the benchmarks' stand-in for the OTLP/HTTP one).
+     */
+    public static BrokerTracing exportingTo(SpanExporter exporter, TelemetrySettings settings) {
+        SpanProcessor batches = BatchSpanProcessor.builder(exporter)
+                .setScheduleDelay(Duration.ofMillis(settings.traceExportDelayMs())).build();
         return new BrokerTracing(batches, resource(settings), settings.traceSampleRatio());
     }
 

@@ -31,10 +31,14 @@ import java.util.regex.Pattern;
  *                            book says); every request is a trace root, so the parent-based samplers sample as
  *                            their root sampler does
  * @param traceExportDelayMs  {@code OTEL_BSP_SCHEDULE_DELAY}: how long finished spans may wait before they are sent
+ * @param partitionGauges     {@code KAAS_METRICS_PARTITION_GAUGES} ({@code true}, the default, or {@code false}): the
+ *                            storage gauges per partition led here, else per topic (the sum of its partitions led
+ *                            here), for brokers that lead so many partitions that two series each are too many
  */
 public record TelemetrySettings(Optional<URI> otlpMetricsEndpoint, Map<String, String> otlpHeaders,
                                 long exportIntervalMs, Map<String, String> resourceAttributes,
-                                Optional<URI> otlpTracesEndpoint, double traceSampleRatio, long traceExportDelayMs) {
+                                Optional<URI> otlpTracesEndpoint, double traceSampleRatio, long traceExportDelayMs,
+                                boolean partitionGauges) {
     public static final long DEFAULT_EXPORT_INTERVAL_MS = 30_000;
     public static final double DEFAULT_TRACE_SAMPLE_RATIO = 0.1;
     /** The OpenTelemetry default for {@code OTEL_BSP_SCHEDULE_DELAY}. */
@@ -64,7 +68,20 @@ public record TelemetrySettings(Optional<URI> otlpMetricsEndpoint, Map<String, S
         return new TelemetrySettings(endpoint, pairs(env, "OTEL_EXPORTER_OTLP_HEADERS"),
                 interval == null ? DEFAULT_EXPORT_INTERVAL_MS : durationMs("KAAS_METRIC_EXPORT_INTERVAL", interval),
                 resource, endpoint(env, "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "/v1/traces"), sampleRatio(env),
-                spanDelay == null ? DEFAULT_TRACE_EXPORT_DELAY_MS : durationMs("OTEL_BSP_SCHEDULE_DELAY", spanDelay));
+                spanDelay == null ? DEFAULT_TRACE_EXPORT_DELAY_MS : durationMs("OTEL_BSP_SCHEDULE_DELAY", spanDelay),
+                flag(env, "KAAS_METRICS_PARTITION_GAUGES", true));
+    }
+
+    private static boolean flag(Map<String, String> env, String variable, boolean unset) {
+        String v = value(env, variable);
+        if (v == null) {
+            return unset;
+        }
+        return switch (v.toLowerCase(Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException(variable + "=" + v + ": expected true or false");
+        };
     }
 
     /** The signal's own endpoint as is, else the base endpoint followed by the signal's path. */

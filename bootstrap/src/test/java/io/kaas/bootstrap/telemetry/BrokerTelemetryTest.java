@@ -39,6 +39,32 @@ class BrokerTelemetryTest {
     }
 
     @Test
+    void storageGaugesArePerPartitionUnlessTurnedToPerTopic() {
+        List<BrokerGauges.PartitionStorage> storage = List.of(
+                new BrokerGauges.PartitionStorage(new TopicPartition("orders", 0), 1_000, 2),
+                new BrokerGauges.PartitionStorage(new TopicPartition("orders", 1), 500, 1),
+                new BrokerGauges.PartitionStorage(new TopicPartition("audit", 0), 70, 1));
+        FixedGauges gauges = new FixedGauges(new BrokerGauges.PartitionCounts(3, 0), List.of(), storage, Map.of(),
+                new BrokerGauges.Transactions(0, 0), true);
+        BrokerMetrics metrics = new BrokerMetrics(() -> 0L);
+
+        try (BrokerTelemetry telemetry = BrokerTelemetry.start(TelemetrySettings.fromEnvironment(Map.of(), 0), metrics,
+                gauges)) {
+            PrometheusText parsed = PrometheusText.parse(new String(telemetry.prometheusText(), StandardCharsets.UTF_8));
+            assertThat(parsed.value("kaas_log_size_bytes", Map.of("topic", "orders", "partition", "1"))).hasValue(500);
+            assertThat(parsed.samples()).filteredOn(s -> s.name().equals("kaas_log_segments")).hasSize(3);
+        }
+        try (BrokerTelemetry telemetry = BrokerTelemetry.start(TelemetrySettings.fromEnvironment(
+                Map.of("KAAS_METRICS_PARTITION_GAUGES", "false"), 0), metrics, gauges)) {
+            PrometheusText parsed = PrometheusText.parse(new String(telemetry.prometheusText(), StandardCharsets.UTF_8));
+            assertThat(parsed.value("kaas_log_size_bytes", Map.of("topic", "orders"))).hasValue(1_500);
+            assertThat(parsed.value("kaas_log_segments", Map.of("topic", "orders"))).hasValue(3);
+            assertThat(parsed.value("kaas_log_size_bytes", Map.of("topic", "audit"))).hasValue(70);
+            assertThat(parsed.samples()).filteredOn(s -> s.labels().containsKey("partition")).isEmpty();
+        }
+    }
+
+    @Test
     void histogramsExportSecondsWithCumulativeBuckets() {
         BrokerMetrics metrics = new BrokerMetrics(() -> 0L);
         metrics.fsyncNanos().record(300_000);      // 0.3 ms: in the 0.5 ms bucket

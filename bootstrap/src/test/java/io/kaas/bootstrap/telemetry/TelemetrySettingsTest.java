@@ -53,6 +53,15 @@ class TelemetrySettingsTest {
     }
 
     @Test
+    void partitionGaugesAreOnUnlessTurnedOff() {
+        assertThat(TelemetrySettings.fromEnvironment(Map.of(), 0).partitionGauges()).isTrue();
+        assertThat(TelemetrySettings.fromEnvironment(Map.of("KAAS_METRICS_PARTITION_GAUGES", "FALSE"), 0)
+                .partitionGauges()).isFalse();
+        assertThatThrownBy(() -> TelemetrySettings.fromEnvironment(Map.of("KAAS_METRICS_PARTITION_GAUGES", "no"), 0))
+                .hasMessageContaining("KAAS_METRICS_PARTITION_GAUGES=no: expected true or false");
+    }
+
+    @Test
     void anEndpointThatIsNotAnHttpUrlIsRefused() {
         assertThatThrownBy(() -> TelemetrySettings.fromEnvironment(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "collector:4318"),
                 0)).hasMessageContaining("expected an http(s) URL");

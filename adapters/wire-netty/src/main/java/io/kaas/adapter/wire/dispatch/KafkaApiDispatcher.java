@@ -270,8 +270,11 @@ public final class KafkaApiDispatcher extends ChannelInboundHandlerAdapter {
 
     /** KIP-219: the connection is not read for {@code throttleMs}, however its client treats the throttle. */
     private void throttle(ChannelHandlerContext ctx, int throttleMs) {
+        if (throttleMs <= 0 || closed) {
+            return; // without reading the clock: the usual case, once per request
+        }
         long until = metrics.nanoTime() + TimeUnit.MILLISECONDS.toNanos(throttleMs);
-        if (throttleMs <= 0 || closed || throttleEnd != null && until - throttledUntilNanos <= 0) {
+        if (throttleEnd != null && until - throttledUntilNanos <= 0) {
             return;
         }
         if (throttleEnd != null) {
