@@ -233,7 +233,7 @@ final class InstrumentedBroker implements AutoCloseable {
         }
     }
 
-    /** The storage gauges of the topic's partitions, as a broker's collection reads them; no groups or transactions. */
+    /** The topic's storage gauges, as a broker's collection reads them; no groups, transactions or log dirs. */
     private record TopicGauges(TopicService topics) implements BrokerGauges {
         @Override
         public PartitionCounts partitions() {
@@ -262,6 +262,11 @@ final class InstrumentedBroker implements AutoCloseable {
         @Override
         public Transactions transactions() {
             return new Transactions(0, 0);
+        }
+
+        @Override
+        public List<LogDirSpace> logDirs() {
+            return List.of();
         }
 
         @Override

@@ -45,7 +45,7 @@ class BrokerTelemetryTest {
                 new BrokerGauges.PartitionStorage(new TopicPartition("orders", 1), 500, 1),
                 new BrokerGauges.PartitionStorage(new TopicPartition("audit", 0), 70, 1));
         FixedGauges gauges = new FixedGauges(new BrokerGauges.PartitionCounts(3, 0), List.of(), storage, Map.of(),
-                new BrokerGauges.Transactions(0, 0), true);
+                new BrokerGauges.Transactions(0, 0), List.of(), true);
         BrokerMetrics metrics = new BrokerMetrics(() -> 0L);
 
         try (BrokerTelemetry telemetry = BrokerTelemetry.start(TelemetrySettings.fromEnvironment(Map.of(), 0), metrics,
