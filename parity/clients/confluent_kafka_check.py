@@ -11,15 +11,10 @@ import time
 from confluent_kafka import Consumer, KafkaError, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 
+from parity_checks import check
+
 BOOTSTRAP, SUFFIX = sys.argv[1], sys.argv[2]
 TIMEOUT_S = 30
-
-
-def check(condition, what):
-    if not condition:
-        print("FAILED: " + what, flush=True)
-        sys.exit(1)
-    print("ok: " + what, flush=True)
 
 
 def create_topic(admin, name, partitions):

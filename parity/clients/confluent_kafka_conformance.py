@@ -22,23 +22,12 @@ from confluent_kafka import Consumer, KafkaError, KafkaException, Producer, Topi
 from confluent_kafka.admin import AdminClient, ConfigResource, ConfigSource, NewPartitions, NewTopic
 
 from broker_restart import finished_restart, restart_broker_in_background
+from parity_checks import check, outcome
 
 BOOTSTRAP, SUFFIX, CHECK, ARGS = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
 TIMEOUT_S = 30
 admin = AdminClient({"bootstrap.servers": BOOTSTRAP})
 REBALANCING = (KafkaError.REBALANCE_IN_PROGRESS, KafkaError.ILLEGAL_GENERATION)
-
-
-def check(condition, what):
-    if not condition:
-        print("FAILED: " + what, flush=True)
-        sys.exit(1)
-    print("ok: " + what, flush=True)
-
-
-def outcome(what, answer):
-    print(f"OUTCOME: {what}: {answer}", flush=True)
-    return answer
 
 
 def create_topic(name, partitions, config=None):

@@ -15,18 +15,12 @@ from confluent_kafka import Consumer, KafkaError, KafkaException, Producer
 from confluent_kafka.admin import AdminClient, NewTopic
 
 from broker_restart import restart_broker
+from parity_checks import check
 
 BOOTSTRAP, SUFFIX = sys.argv[1], sys.argv[2]
 RESTART = sys.argv[3:] == ["restart"]
 TIMEOUT_S = 30
 COMMITTED = [f"from-the-new-producer-{i}".encode() for i in range(10)]
-
-
-def check(condition, what):
-    if not condition:
-        print("FAILED: " + what, flush=True)
-        sys.exit(1)
-    print("ok: " + what, flush=True)
 
 
 def transactional_producer(txn_id, errors):

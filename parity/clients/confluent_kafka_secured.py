@@ -21,21 +21,11 @@ import time
 
 from confluent_kafka import Consumer, KafkaError, KafkaException, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
+from parity_checks import check, outcome
 
 SUFFIX, MODE, ARGS = sys.argv[1], sys.argv[2], sys.argv[3:]
 TIMEOUT_S = 30
 PREFIX = f"parity-secured-{SUFFIX}"
-
-
-def check(condition, what):
-    if not condition:
-        print("FAILED: " + what, flush=True)
-        sys.exit(1)
-    print("ok: " + what, flush=True)
-
-
-def outcome(what, answer):
-    print(f"OUTCOME: {what}: {answer}", flush=True)
 
 
 def sasl_ssl(mechanism):

@@ -3,26 +3,10 @@
 // Prints one line per check; exits non-zero on the first failure.
 //     node check.js HOST:PORT UNIQUE-SUFFIX
 const { Kafka, logLevel } = require('kafkajs');
+const { check, until } = require('./checks');
 
 const [bootstrap, suffix] = process.argv.slice(2);
 const kafka = new Kafka({ clientId: `parity-kafkajs-${suffix}`, brokers: [bootstrap], logLevel: logLevel.ERROR });
-const TIMEOUT_MS = 30000;
-
-function check(condition, what) {
-  if (!condition) {
-    console.log(`FAILED: ${what}`);
-    process.exit(1);
-  }
-  console.log(`ok: ${what}`);
-}
-
-async function until(condition, what) {
-  const deadline = Date.now() + TIMEOUT_MS;
-  while (!condition()) {
-    if (Date.now() > deadline) check(false, what);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 async function groupMember(groupId, topic, received) {
   const consumer = kafka.consumer({ groupId, sessionTimeout: 10000, heartbeatInterval: 500 });

@@ -7,33 +7,12 @@
 //            | idempotence-restart graceful|kill | fencing-restart (restart the broker through $RESTART_BROKER)
 const { spawn } = require('child_process');
 const { Kafka, logLevel, CompressionTypes, ConfigResourceTypes } = require('kafkajs');
+const { TIMEOUT_MS, check, outcome, until } = require('./checks');
 
 const [bootstrap, suffix, checkName, ...args] = process.argv.slice(2);
 const kafka = new Kafka({ clientId: `conformance-${suffix}`, brokers: [bootstrap], logLevel: logLevel.NOTHING });
 const admin = kafka.admin();
-const TIMEOUT_MS = 30000;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function check(condition, what) {
-  if (!condition) {
-    console.log(`FAILED: ${what}`);
-    process.exit(1);
-  }
-  console.log(`ok: ${what}`);
-}
-
-function outcome(what, answer) {
-  console.log(`OUTCOME: ${what}: ${answer}`);
-  return answer;
-}
-
-async function until(condition, what) {
-  const deadline = Date.now() + TIMEOUT_MS;
-  while (!condition()) {
-    if (Date.now() > deadline) check(false, what);
-    await sleep(50);
-  }
-}
 
 async function createTopic(topic, numPartitions, configEntries = []) {
   await admin.createTopics({ topics: [{ topic, numPartitions, configEntries }], waitForLeaders: true });

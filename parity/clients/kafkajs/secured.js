@@ -7,22 +7,10 @@
 //                                                  OAUTH_TOKEN and OAUTH_EXPIRED_TOKEN)
 const fs = require('fs');
 const { Kafka, logLevel } = require('kafkajs');
+const { TIMEOUT_MS, check, outcome } = require('./checks');
 
 const [suffix, ...mechanisms] = process.argv.slice(2);
 const PREFIX = `parity-secured-${suffix}`;
-const TIMEOUT_MS = 30000;
-
-function check(condition, what) {
-  if (!condition) {
-    console.log(`FAILED: ${what}`);
-    process.exit(1);
-  }
-  console.log(`ok: ${what}`);
-}
-
-function outcome(what, answer) {
-  console.log(`OUTCOME: ${what}: ${answer}`);
-}
 
 function client(mechanism, sasl) {
   return new Kafka({
