@@ -82,6 +82,24 @@ final class BrokerConfigView {
             new Row("connections.max.idle.ms", ConfigType.LONG, BrokerConfig::connectionsMaxIdleMs,
                     "A connection with nothing read, written or in progress for this long is closed; -1 never closes"
                             + " one (KAAS_CONNECTIONS_MAX_IDLE_MS).", "KAAS_CONNECTIONS_MAX_IDLE_MS"),
+            new Row("max.connections", ConfigType.INT, c -> c.connectionLimits().maxConnections(),
+                    "The most connections the broker holds; a listener at the limit stops accepting until one closes"
+                            + " (KAAS_MAX_CONNECTIONS; per listener: listener.name.<listener>.max.connections).",
+                    "KAAS_MAX_CONNECTIONS"),
+            new Row("max.connections.per.ip", ConfigType.INT, c -> c.connectionLimits().maxConnectionsPerIp(),
+                    "The most connections one IP holds; a further one is closed at once"
+                            + " (KAAS_MAX_CONNECTIONS_PER_IP).", "KAAS_MAX_CONNECTIONS_PER_IP"),
+            new Row("max.connections.per.ip.overrides", ConfigType.STRING,
+                    c -> c.connectionLimits().perIpOverrides().entrySet().stream()
+                            .map(e -> e.getKey() + ":" + e.getValue()).collect(Collectors.joining(",")),
+                    "Per-host overrides of max.connections.per.ip, host:count,..."
+                            + " (KAAS_MAX_CONNECTIONS_PER_IP_OVERRIDES).", "KAAS_MAX_CONNECTIONS_PER_IP_OVERRIDES"),
+            new Row("max.connection.creation.rate", ConfigType.INT,
+                    c -> c.connectionLimits().maxConnectionCreationRate(),
+                    "The most connections the broker accepts per second; over it a listener pauses accepting"
+                            + " (KAAS_MAX_CONNECTION_CREATION_RATE; per listener:"
+                            + " listener.name.<listener>.max.connection.creation.rate).",
+                    "KAAS_MAX_CONNECTION_CREATION_RATE"),
             new Row("log.segment.bytes", ConfigType.INT, c -> c.logDefaults().segmentBytes(),
                     "Default segment.bytes of every topic (KAAS_SEGMENT_BYTES).", "KAAS_SEGMENT_BYTES"),
             new Row("log.roll.ms", ConfigType.LONG, c -> c.logDefaults().segmentMs(),
