@@ -6,6 +6,7 @@ import io.kaas.domain.config.BrokerConfigs;
 import io.kaas.domain.config.ConfigType;
 import io.kaas.domain.txn.TxnSlots;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -18,7 +19,7 @@ import java.util.stream.Collectors;
  * whether a {@code KAAS_*} variable set it. Topic configs take their defaults from the same table.
  */
 final class BrokerConfigView {
-    private static final String PLAINTEXT = "PLAINTEXT://";
+    private static final String PLAINTEXT = "PLAINTEXT";
 
     private BrokerConfigView() {
     }
@@ -208,11 +209,22 @@ final class BrokerConfigView {
      * PLAINTEXT, as before; declared ones carry their names, upper-cased as Apache writes them.
      */
     private static String listeners(BrokerConfig config, String host) {
-        if (config.listeners().size() == 1 && config.listeners().get(0).name().equals(ListenerConfig.DEFAULT_NAME)) {
-            return PLAINTEXT + host + ":" + config.port();
-        }
-        return config.listeners().stream()
-                .map(l -> l.name().toUpperCase(Locale.ROOT).replace('-', '_') + "://" + host + ":" + l.port())
+        Map<String, String> names = apacheListenerNames(config);
+        return config.listeners().stream().map(l -> names.get(l.name()) + "://" + host + ":" + l.port())
                 .collect(Collectors.joining(","));
+    }
+
+    /**
+     * Each listener's name as Apache's configs know it (in {@code listeners}, and in a
+     * {@code listener.name.<name>.} prefix in lower case), by its kaas name.
+     */
+    static Map<String, String> apacheListenerNames(BrokerConfig config) {
+        Map<String, String> names = new LinkedHashMap<>();
+        if (config.listeners().size() == 1 && config.listeners().get(0).name().equals(ListenerConfig.DEFAULT_NAME)) {
+            names.put(ListenerConfig.DEFAULT_NAME, PLAINTEXT);
+            return names;
+        }
+        config.listeners().forEach(l -> names.put(l.name(), l.name().toUpperCase(Locale.ROOT).replace('-', '_')));
+        return names;
     }
 }

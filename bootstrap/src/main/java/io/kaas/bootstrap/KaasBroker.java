@@ -357,7 +357,7 @@ public final class KaasBroker implements AutoCloseable {
             ClientQuotaEnforcer quotaEnforcer = new ClientQuotaEnforcer(new ConfiguredQuotas(credentials::current,
                     clientQuotas), config.quotaWindow(), config.controllerQuotaWindow(), clock, metrics);
             ConnectionQuotas connectionQuotas = new ConnectionQuotas(brokerConfigService.current(),
-                    config.listeners().stream().map(ListenerConfig::name).toList(), KaasBroker::addressOf,
+                    BrokerConfigView.apacheListenerNames(config), KaasBroker::addressOf,
                     quotaEnforcer::connectionCreation, config.quotaWindow(), clock);
             brokerConfigService.addListener(connectionQuotas::useBrokerConfigs);
             UseCases useCases = new UseCases(

@@ -7,7 +7,6 @@ import io.kaas.domain.quota.ConnectionCounts;
 import io.kaas.domain.quota.ConnectionLimits;
 import io.kaas.domain.quota.QuotaSensor;
 import io.kaas.domain.quota.QuotaWindow;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +30,7 @@ public final class ConnectionQuotas implements ConnectionAdmission {
     private static final Logger LOG = LoggerFactory.getLogger(ConnectionQuotas.class);
     private static final String IP_CONNECTION_CREATION_RATE = IpAddresses.CONNECTION_CREATION_RATE;
 
-    private final Collection<String> listeners;
+    private final Map<String, String> listeners;
     private final Function<String, String> resolveHost;
     private final ToIntFunction<String> ipCreationThrottle;
     private final QuotaWindow window;
@@ -45,23 +44,24 @@ public final class ConnectionQuotas implements ConnectionAdmission {
     private volatile ConnectionLimits limits;
 
     /**
-     * @param listeners          the broker's listener names
+     * @param listeners          the broker's listeners: each one's name in Apache's configs ({@code PLAINTEXT} for
+     *                           {@code listener.name.plaintext.max.connections}) by its name on the wire
      * @param resolveHost        the canonical address of a {@code max.connections.per.ip.overrides} host, or null
      *                           when it has none; called when the configs change, never on the accept path
      * @param ipCreationThrottle records a connection from an IP against its {@code connection_creation_rate} and
      *                           answers how long to hold it before closing it, 0 to go on
      * @param window             how the creation rates are measured ({@code quota.window.num}, {@code .size.seconds})
      */
-    public ConnectionQuotas(BrokerConfigs configs, Collection<String> listeners, Function<String, String> resolveHost,
+    public ConnectionQuotas(BrokerConfigs configs, Map<String, String> listeners, Function<String, String> resolveHost,
                             ToIntFunction<String> ipCreationThrottle, QuotaWindow window, Clock clock) {
-        this.listeners = List.copyOf(listeners);
+        this.listeners = Map.copyOf(listeners);
         this.resolveHost = resolveHost;
         this.ipCreationThrottle = ipCreationThrottle;
         this.window = window;
         this.clock = clock;
         long now = clock.nowMs();
         this.brokerRate = new QuotaSensor(window, now);
-        this.listeners.forEach(l -> listenerRates.put(l, new QuotaSensor(window, now)));
+        this.listeners.keySet().forEach(l -> listenerRates.put(l, new QuotaSensor(window, now)));
         this.limits = limitsOf(configs);
     }
 

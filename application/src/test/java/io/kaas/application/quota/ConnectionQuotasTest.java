@@ -22,7 +22,7 @@ class ConnectionQuotasTest {
     private final ManualClock clock = new ManualClock();
     private final Map<String, Integer> ipThrottles = new HashMap<>();
     private final AtomicInteger wakeUps = new AtomicInteger();
-    private final ConnectionQuotas quotas = new ConnectionQuotas(STARTUP, List.of("plain", "ext"),
+    private final ConnectionQuotas quotas = new ConnectionQuotas(STARTUP, Map.of("plain", "PLAIN", "ext", "EXT"),
             host -> host.equals("broker-host") ? "10.0.0.7" : null,
             ip -> ipThrottles.getOrDefault(ip, 0), WINDOW, clock);
 

@@ -1,6 +1,5 @@
 package io.kaas.domain.quota;
 
-import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -42,29 +41,27 @@ public record ConnectionLimits(int maxConnections, int maxConnectionsPerIp, Map<
      * The limits a broker's effective configs set.
      *
      * @param effective each config's effective value, by name (null when unset)
-     * @param listeners the broker's listener names
+     * @param listeners the broker's listeners: each one's name as Apache's configs know it (its
+     *                  {@code listener.name.} prefix), by the name the limits are asked with
      */
-    public static ConnectionLimits of(Function<String, String> effective, Collection<String> listeners) {
+    public static ConnectionLimits of(Function<String, String> effective, Map<String, String> listeners) {
         int max = intOf(effective.apply(MAX_CONNECTIONS));
         int rate = intOf(effective.apply(MAX_CONNECTION_CREATION_RATE));
         Map<String, Integer> listenerMax = new LinkedHashMap<>();
         Map<String, Integer> listenerRate = new LinkedHashMap<>();
-        for (String listener : listeners) {
-            listenerMax.put(listener, intOr(effective.apply(listenerConfig(listener, MAX_CONNECTIONS)), max));
-            listenerRate.put(listener, intOr(effective.apply(listenerConfig(listener, MAX_CONNECTION_CREATION_RATE)),
+        listeners.forEach((listener, apacheName) -> {
+            listenerMax.put(listener, intOr(effective.apply(listenerConfig(apacheName, MAX_CONNECTIONS)), max));
+            listenerRate.put(listener, intOr(effective.apply(listenerConfig(apacheName, MAX_CONNECTION_CREATION_RATE)),
                     rate));
-        }
+        });
         String overrides = effective.apply(MAX_CONNECTIONS_PER_IP_OVERRIDES);
         return new ConnectionLimits(max, intOf(effective.apply(MAX_CONNECTIONS_PER_IP)),
                 parseOverrides(overrides == null ? "" : overrides), rate, listenerMax, listenerRate);
     }
 
-    /**
-     * {@code listener.name.<listener>.<config>}: Apache's prefix takes the listener's name in lower case, and kaas
-     * names a listener {@code my-ext} {@code MY_EXT} in Apache's terms.
-     */
-    public static String listenerConfig(String listener, String config) {
-        return "listener.name." + listener.toLowerCase(Locale.ROOT).replace('-', '_') + "." + config;
+    /** {@code listener.name.<listener>.<config>}: Apache's prefix takes the listener's name in lower case. */
+    public static String listenerConfig(String apacheName, String config) {
+        return "listener.name." + apacheName.toLowerCase(Locale.ROOT) + "." + config;
     }
 
     /**

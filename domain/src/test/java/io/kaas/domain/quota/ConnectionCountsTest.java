@@ -2,7 +2,6 @@ package io.kaas.domain.quota;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -12,7 +11,7 @@ class ConnectionCountsTest {
     @Test
     void anIpAtItsMaximumIsRefusedUncountedUntilOneOfItsConnectionsCloses() {
         ConnectionLimits limits = ConnectionLimits.of(Map.of("max.connections.per.ip", "2",
-                "max.connections.per.ip.overrides", "10.0.0.9:0")::get, List.of("plain"));
+                "max.connections.per.ip.overrides", "10.0.0.9:0")::get, Map.of("plain", "PLAIN"));
 
         assertThat(counts.open("plain", "10.0.0.1", limits)).isTrue();
         assertThat(counts.open("plain", "10.0.0.1", limits)).isTrue();
@@ -29,7 +28,7 @@ class ConnectionCountsTest {
     @Test
     void aSlotNeedsRoomOnTheListenerAndOnTheBroker() {
         ConnectionLimits limits = ConnectionLimits.of(Map.of("max.connections", "3",
-                "listener.name.ext.max.connections", "1")::get, List.of("plain", "ext"));
+                "listener.name.ext.max.connections", "1")::get, Map.of("plain", "PLAIN", "ext", "EXT"));
 
         assertThat(counts.slotAvailable("ext", limits)).isTrue();
         counts.open("ext", "10.0.0.1", limits);

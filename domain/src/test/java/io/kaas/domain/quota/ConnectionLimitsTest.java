@@ -3,7 +3,6 @@ package io.kaas.domain.quota;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -11,7 +10,7 @@ class ConnectionLimitsTest {
 
     @Test
     void unsetLimitsAreUnlimited() {
-        ConnectionLimits limits = ConnectionLimits.of(name -> null, List.of("plain"));
+        ConnectionLimits limits = ConnectionLimits.of(name -> null, Map.of("plain", "PLAIN"));
 
         assertThat(limits).isEqualTo(new ConnectionLimits(Integer.MAX_VALUE, Integer.MAX_VALUE, Map.of(),
                 Integer.MAX_VALUE, Map.of("plain", Integer.MAX_VALUE), Map.of("plain", Integer.MAX_VALUE)));
@@ -23,7 +22,7 @@ class ConnectionLimitsTest {
         Map<String, String> configs = Map.of("max.connections", "100", "max.connection.creation.rate", "50",
                 "listener.name.ext_tls.max.connections", "10", "listener.name.plain.max.connection.creation.rate", "5");
 
-        ConnectionLimits limits = ConnectionLimits.of(configs::get, List.of("plain", "ext-tls"));
+        ConnectionLimits limits = ConnectionLimits.of(configs::get, Map.of("plain", "PLAIN", "ext-tls", "EXT_TLS"));
 
         assertThat(limits.maxConnections("plain")).isEqualTo(100);
         assertThat(limits.maxConnections("ext-tls")).as("kaas's ext-tls is Apache's EXT_TLS").isEqualTo(10);
@@ -41,7 +40,7 @@ class ConnectionLimitsTest {
         assertThatThrownBy(() -> ConnectionLimits.parseOverrides("h:x")).isInstanceOf(NumberFormatException.class);
 
         ConnectionLimits limits = ConnectionLimits.of(Map.of("max.connections.per.ip", "3",
-                "max.connections.per.ip.overrides", "127.0.0.1:5,broker-host:7,nowhere:1")::get, List.of())
+                "max.connections.per.ip.overrides", "127.0.0.1:5,broker-host:7,nowhere:1")::get, Map.of())
                 .withOverrideAddresses(host -> switch (host) {
                     case "broker-host" -> "10.0.0.7";
                     case "nowhere" -> null;
