@@ -37,7 +37,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The Kafka listeners: one server socket per listener, whose connections each get a frame decoder
  * and a dispatcher (with the pre-authentication gate on a SASL listener), behind a TLS handler on a
- * TLS listener; all connections share one group of event loops.
+ * TLS listener; all connections share one group of event loops. An accepted connection reaches an
+ * event loop only once the connection limits let it ({@link ConnectionGate}, on the accepting loop).
  */
 public final class KafkaServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaServer.class);
