@@ -54,7 +54,8 @@ class ConnectionLimitsIT {
         opened.forEach(RawKafkaConnection::close);
         try (Admin admin = Admin.create(KAAS.kaas().adminConfig(Map.of()))) {
             admin.incrementalAlterConfigs(Map.of(CLUSTER_DEFAULT, List.of("max.connections.per.ip",
-                    "max.connections.per.ip.overrides", "max.connections", "max.connection.creation.rate").stream()
+                    "max.connections.per.ip.overrides", "max.connections", "max.connection.creation.rate",
+                    "listener.name.plaintext.max.connections").stream()
                     .map(name -> new AlterConfigOp(new ConfigEntry(name, null), AlterConfigOp.OpType.DELETE))
                     .toList())).all().get(30, TimeUnit.SECONDS);
         }
@@ -103,6 +104,21 @@ class ConnectionLimitsIT {
         served.get(0).close();
         assertThat(answer.get(30, TimeUnit.SECONDS)).as("served once a slot freed").isTrue();
         assertThat(answered(served.get(1))).isTrue();
+    }
+
+    @Test
+    void aListenersOwnMaximumUnderItsPrefixHoldsItsConnections() throws Exception {
+        // the one default listener is Apache's PLAINTEXT: its prefix is listener.name.plaintext. (2, not 1: an admin
+        // client holds its bootstrap connection while it opens the broker's, and the cleanup needs one)
+        kafkaConfigs("--add-config", "listener.name.plaintext.max.connections=2");
+        List<RawKafkaConnection> served = fillUpTo(2);
+
+        RawKafkaConnection third = open();
+        CompletableFuture<Boolean> answer = CompletableFuture.supplyAsync(() -> answered(third));
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5)).until(() -> !answer.isDone());
+
+        served.get(0).close();
+        assertThat(answer.get(30, TimeUnit.SECONDS)).isTrue();
     }
 
     @Test
