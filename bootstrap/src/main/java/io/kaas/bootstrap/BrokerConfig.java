@@ -9,6 +9,7 @@ import io.kaas.bootstrap.logging.LoggingSettings;
 import io.kaas.bootstrap.telemetry.TelemetrySettings;
 import io.kaas.domain.fetch.FetchSessionCache;
 import io.kaas.domain.group.GroupConfig;
+import io.kaas.domain.quota.ConnectionLimits;
 import io.kaas.domain.quota.QuotaWindow;
 import io.kaas.domain.security.KafkaPrincipal;
 import io.kaas.domain.security.SslPrincipalMapping;
@@ -52,6 +53,10 @@ import java.util.function.Function;
  * @param ioThreads         {@code KAAS_IO_THREADS}: network event-loop threads (2 x cores)
  * @param socketSendBufferBytes    {@code KAAS_SOCKET_SEND_BUFFER_BYTES}: each connection's SO_SNDBUF (102400; -1 = OS default)
  * @param socketReceiveBufferBytes {@code KAAS_SOCKET_RECEIVE_BUFFER_BYTES}: each connection's SO_RCVBUF (102400; -1 = OS default)
+ * @param connectionLimits  the broker-wide connection limits at startup, each Apache's config of that name, all
+ *                          unlimited by default ({@link Integer#MAX_VALUE}): {@code KAAS_MAX_CONNECTIONS},
+ *                          {@code KAAS_MAX_CONNECTIONS_PER_IP}, {@code KAAS_MAX_CONNECTIONS_PER_IP_OVERRIDES}
+ *                          ({@code host:count,...}), {@code KAAS_MAX_CONNECTION_CREATION_RATE}; all dynamic
  * @param connectionsMaxIdleMs {@code KAAS_CONNECTIONS_MAX_IDLE_MS}: an idle connection is closed after this long (600000;
  *                          -1 = never)
  * @param logDefaults       storage defaults for every topic: {@code KAAS_FLUSH_INTERVAL_MESSAGES} (1: acks=-1 means
@@ -109,7 +114,8 @@ public record BrokerConfig(String bindHost, int port, List<ListenerConfig> liste
                            Map<String, Path> logDirs, int brokerId, Optional<String> rack, Optional<String> clusterId, boolean autoCreateTopics,
                            int defaultPartitions,
                            int messageMaxBytes, int maxFrameBytes, int ioThreads, int socketSendBufferBytes,
-                           int socketReceiveBufferBytes, long connectionsMaxIdleMs, LogConfig logDefaults,
+                           int socketReceiveBufferBytes, long connectionsMaxIdleMs, ConnectionLimits connectionLimits,
+                           LogConfig logDefaults,
                            long fsyncMaxLatencyMs, boolean logJournal, long retentionCheckIntervalMs,
                            LogCleanerSettings logCleaner,
                            int producerIdExpirationMs,
@@ -159,6 +165,7 @@ public record BrokerConfig(String bindHost, int port, List<ListenerConfig> liste
                         Integer.MAX_VALUE),
                 r.longValue("KAAS_CONNECTIONS_MAX_IDLE_MS", WireSettings.DEFAULT_CONNECTIONS_MAX_IDLE_MS, -1,
                         Long.MAX_VALUE),
+                connectionLimits(r),
                 new LogConfig(
                         r.integer("KAAS_SEGMENT_BYTES", LogConfig.DEFAULTS.segmentBytes(), 14, Integer.MAX_VALUE),
                         r.longValue("KAAS_SEGMENT_MS", LogConfig.DEFAULTS.segmentMs(), 1, Long.MAX_VALUE),
@@ -257,6 +264,26 @@ public record BrokerConfig(String bindHost, int port, List<ListenerConfig> liste
     }
 
     /** Cluster mode when {@code MY_POD_NAME} is set: the pod's identity and the cluster's plumbing. */
+    /** Apache's broker-wide connection limits, with its startup checks. */
+    private static ConnectionLimits connectionLimits(Reader r) {
+        int perIp = r.integer("KAAS_MAX_CONNECTIONS_PER_IP", ConnectionLimits.UNLIMITED, 0, Integer.MAX_VALUE);
+        String overrides = r.string("KAAS_MAX_CONNECTIONS_PER_IP_OVERRIDES", "");
+        Map<String, Integer> parsed = Map.of();
+        try {
+            parsed = ConnectionLimits.parseOverrides(overrides);
+        } catch (RuntimeException e) {
+            r.problem("KAAS_MAX_CONNECTIONS_PER_IP_OVERRIDES=" + overrides + ": expected host:count,... ("
+                    + e.getMessage() + ")");
+        }
+        if (perIp == 0 && parsed.isEmpty()) {
+            r.problem("KAAS_MAX_CONNECTIONS_PER_IP can be set to zero only if KAAS_MAX_CONNECTIONS_PER_IP_OVERRIDES is"
+                    + " set");
+        }
+        return new ConnectionLimits(r.integer("KAAS_MAX_CONNECTIONS", ConnectionLimits.UNLIMITED, 0, Integer.MAX_VALUE),
+                perIp, parsed, r.integer("KAAS_MAX_CONNECTION_CREATION_RATE", ConnectionLimits.UNLIMITED, 0,
+                        Integer.MAX_VALUE), Map.of(), Map.of());
+    }
+
     /** {@code <prefix>_NUM} samples of {@code <prefix>_SIZE_SECONDS} each, Apache's defaults (11 of 1 s). */
     private static QuotaWindow quotaWindow(Reader r, String prefix) {
         return new QuotaWindow(r.integer(prefix + "_NUM", QuotaWindow.DEFAULT.samples(), 1, Integer.MAX_VALUE),

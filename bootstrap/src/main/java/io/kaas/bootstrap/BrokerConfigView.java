@@ -6,6 +6,7 @@ import io.kaas.domain.config.BrokerConfigs;
 import io.kaas.domain.config.ConfigType;
 import io.kaas.domain.txn.TxnSlots;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -18,7 +19,7 @@ import java.util.stream.Collectors;
  * whether a {@code KAAS_*} variable set it. Topic configs take their defaults from the same table.
  */
 final class BrokerConfigView {
-    private static final String PLAINTEXT = "PLAINTEXT://";
+    private static final String PLAINTEXT = "PLAINTEXT";
 
     private BrokerConfigView() {
     }
@@ -82,6 +83,24 @@ final class BrokerConfigView {
             new Row("connections.max.idle.ms", ConfigType.LONG, BrokerConfig::connectionsMaxIdleMs,
                     "A connection with nothing read, written or in progress for this long is closed; -1 never closes"
                             + " one (KAAS_CONNECTIONS_MAX_IDLE_MS).", "KAAS_CONNECTIONS_MAX_IDLE_MS"),
+            new Row("max.connections", ConfigType.INT, c -> c.connectionLimits().maxConnections(),
+                    "The most connections the broker holds; a listener at the limit stops accepting until one closes"
+                            + " (KAAS_MAX_CONNECTIONS; per listener: listener.name.<listener>.max.connections).",
+                    "KAAS_MAX_CONNECTIONS"),
+            new Row("max.connections.per.ip", ConfigType.INT, c -> c.connectionLimits().maxConnectionsPerIp(),
+                    "The most connections one IP holds; a further one is closed at once"
+                            + " (KAAS_MAX_CONNECTIONS_PER_IP).", "KAAS_MAX_CONNECTIONS_PER_IP"),
+            new Row("max.connections.per.ip.overrides", ConfigType.STRING,
+                    c -> c.connectionLimits().perIpOverrides().entrySet().stream()
+                            .map(e -> e.getKey() + ":" + e.getValue()).collect(Collectors.joining(",")),
+                    "Per-host overrides of max.connections.per.ip, host:count,..."
+                            + " (KAAS_MAX_CONNECTIONS_PER_IP_OVERRIDES).", "KAAS_MAX_CONNECTIONS_PER_IP_OVERRIDES"),
+            new Row("max.connection.creation.rate", ConfigType.INT,
+                    c -> c.connectionLimits().maxConnectionCreationRate(),
+                    "The most connections the broker accepts per second; over it a listener pauses accepting"
+                            + " (KAAS_MAX_CONNECTION_CREATION_RATE; per listener:"
+                            + " listener.name.<listener>.max.connection.creation.rate).",
+                    "KAAS_MAX_CONNECTION_CREATION_RATE"),
             new Row("log.segment.bytes", ConfigType.INT, c -> c.logDefaults().segmentBytes(),
                     "Default segment.bytes of every topic (KAAS_SEGMENT_BYTES).", "KAAS_SEGMENT_BYTES"),
             new Row("log.roll.ms", ConfigType.LONG, c -> c.logDefaults().segmentMs(),
@@ -190,11 +209,22 @@ final class BrokerConfigView {
      * PLAINTEXT, as before; declared ones carry their names, upper-cased as Apache writes them.
      */
     private static String listeners(BrokerConfig config, String host) {
-        if (config.listeners().size() == 1 && config.listeners().get(0).name().equals(ListenerConfig.DEFAULT_NAME)) {
-            return PLAINTEXT + host + ":" + config.port();
-        }
-        return config.listeners().stream()
-                .map(l -> l.name().toUpperCase(Locale.ROOT).replace('-', '_') + "://" + host + ":" + l.port())
+        Map<String, String> names = apacheListenerNames(config);
+        return config.listeners().stream().map(l -> names.get(l.name()) + "://" + host + ":" + l.port())
                 .collect(Collectors.joining(","));
+    }
+
+    /**
+     * Each listener's name as Apache's configs know it (in {@code listeners}, and in a
+     * {@code listener.name.<name>.} prefix in lower case), by its kaas name.
+     */
+    static Map<String, String> apacheListenerNames(BrokerConfig config) {
+        Map<String, String> names = new LinkedHashMap<>();
+        if (config.listeners().size() == 1 && config.listeners().get(0).name().equals(ListenerConfig.DEFAULT_NAME)) {
+            names.put(ListenerConfig.DEFAULT_NAME, PLAINTEXT);
+            return names;
+        }
+        config.listeners().forEach(l -> names.put(l.name(), l.name().toUpperCase(Locale.ROOT).replace('-', '_')));
+        return names;
     }
 }

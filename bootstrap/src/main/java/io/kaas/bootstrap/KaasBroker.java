@@ -76,6 +76,7 @@ import io.kaas.application.producer.ProducerIdService;
 import io.kaas.application.quota.ClientQuotaEnforcer;
 import io.kaas.application.quota.ClientQuotaService;
 import io.kaas.application.quota.ConfiguredQuotas;
+import io.kaas.application.quota.ConnectionQuotas;
 import io.kaas.application.quota.StoredClientQuotaWriter;
 import io.kaas.application.security.ReloadedSnapshot;
 import io.kaas.application.topic.BrokerConfigService;
@@ -104,6 +105,8 @@ import io.kaas.domain.topic.Topic;
 import io.kaas.domain.topic.TopicIds;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -351,6 +354,12 @@ public final class KaasBroker implements AutoCloseable {
             AccessControl accessControl = accessControl(config,
                     runtime.map(ClusterRuntime::aclWriter).orElseGet(() -> new StoredAclWriter(aclStore)), aclStore,
                     scheduler, io, stopSequence);
+            ClientQuotaEnforcer quotaEnforcer = new ClientQuotaEnforcer(new ConfiguredQuotas(credentials::current,
+                    clientQuotas), config.quotaWindow(), config.controllerQuotaWindow(), clock, metrics);
+            ConnectionQuotas connectionQuotas = new ConnectionQuotas(brokerConfigService.current(),
+                    BrokerConfigView.apacheListenerNames(config), KaasBroker::addressOf,
+                    quotaEnforcer::connectionCreation, config.quotaWindow(), clock);
+            brokerConfigService.addListener(connectionQuotas::useBrokerConfigs);
             UseCases useCases = new UseCases(
                     new ProduceService(topics, clock, scheduler,
                             config.transactions().partitionVerification() ? verifier : null,
@@ -373,8 +382,7 @@ public final class KaasBroker implements AutoCloseable {
                     new PartitionLeadershipService(topics, cluster),
                     new UserScramCredentialService(credentials, users),
                     new ClientQuotaService(credentials, users, clientQuotas, clientQuotaWriter),
-                    new ClientQuotaEnforcer(new ConfiguredQuotas(credentials::current, clientQuotas),
-                            config.quotaWindow(), config.controllerQuotaWindow(), clock, metrics));
+                    quotaEnforcer);
             Tracer tracer = BrokerTracing.start(config.telemetry());
             if (tracer instanceof BrokerTracing tracing) {
                 stopSequence.add(0, tracing::close); // after the server: the last requests' spans are sent
@@ -382,7 +390,7 @@ public final class KaasBroker implements AutoCloseable {
             server = KafkaServer.start(wire, listeners(config, useCases, accessControl,
                     new SaslAuthenticator(credentials, new ScramNonces()), boundPorts,
                     oauth -> oauthAuthenticator(oauth, codec, scheduler, clock, stopSequence), clock), io, metrics,
-                    tracer);
+                    tracer, connectionQuotas);
             LogDirSpaces logDirSpaces = LogDirSpaces.start(engine, LogDirectories.of(config.dataDir(),
                     config.logDirs()), scheduler, io);
             BrokerTelemetry telemetry = BrokerTelemetry.start(config.telemetry(), metrics,
@@ -453,6 +461,20 @@ public final class KaasBroker implements AutoCloseable {
                     new WireListener.Sessions(listener.connectionsMaxReauthMs(), clock::nowMs)));
         }
         return listeners;
+    }
+
+    /**
+     * The address a {@code max.connections.per.ip.overrides} host names, looked up when the limits change (never on
+     * the accept path), as Apache resolves its overrides; null, with a warning, when it has none.
+     */
+    private static String addressOf(String host) {
+        try {
+            return InetAddress.getByName(host).getHostAddress();
+        } catch (UnknownHostException e) {
+            LOG.warn("max.connections.per.ip.overrides names {}, which does not resolve: its override applies to no"
+                    + " connection", host);
+            return null;
+        }
     }
 
     /**

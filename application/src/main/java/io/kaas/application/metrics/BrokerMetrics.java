@@ -116,6 +116,11 @@ public final class BrokerMetrics implements TrafficMetrics {
         listener(listener).closed();
     }
 
+    @Override
+    public void connectionLimited(String listener, String limit, boolean closed) {
+        listener(listener).limited(limit, closed);
+    }
+
     public ConnectionCount listener(String listener) {
         ConnectionCount count = listeners.get(listener);
         return count != null ? count : listeners.computeIfAbsent(listener, l -> new ConnectionCount());

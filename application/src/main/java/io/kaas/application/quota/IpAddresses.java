@@ -20,6 +20,11 @@ final class IpAddresses {
     private IpAddresses() {
     }
 
+    /** Whether {@code name} is an address literal rather than a host name. */
+    static boolean isLiteral(String name) {
+        return LITERAL.matcher(name).matches();
+    }
+
     /** The form connections are matched by: the canonical address for a literal, the name itself otherwise. */
     static String key(String name) {
         if (!LITERAL.matcher(name).matches()) {

@@ -274,6 +274,28 @@ class ConfigServiceTest {
     }
 
     @Test
+    void connectionLimitsAreCheckedWithApachesMessages() {
+        Resource clusterDefault = new Resource(ConfigResourceType.BROKER, "");
+        String invalid = "Invalid value org.apache.kafka.common.config.ConfigException: Invalid %s 0 for configuration"
+                + " Invalid dynamic configuration";
+        assertThat(broker.configs.alterIncremental(clusterDefault, List.of(
+                new Change("max.connections", AlterOp.SET, "0")), false)).isEqualTo(new Outcome(
+                KafkaError.INVALID_REQUEST, invalid.formatted("max.connections")));
+        assertThat(alterThisBroker("listener.name.plaintext.max.connection.creation.rate", "0").message())
+                .isEqualTo(invalid.formatted("max.connection.creation.rate"));
+        assertThat(alterThisBroker("listener.name.nosuch.max.connections", "0"))
+                .as("no listener of that name: Apache lets it through").isEqualTo(Outcome.OK);
+        assertThat(alterThisBroker("max.connections.per.ip", "0").message()).isEqualTo("requirement failed:"
+                + " max.connections.per.ip can be set to zero only if max.connections.per.ip.overrides property is set.");
+        assertThat(alterThisBroker("max.connections.per.ip.overrides", "host!:3,ok-host:2").message())
+                .isEqualTo("max.connections.per.ip.overrides contains invalid addresses : host!");
+        assertThat(alterThisBroker("max.connections.per.ip.overrides", "127.0.0.1:4")).isEqualTo(Outcome.OK);
+        assertThat(alterThisBroker("max.connections.per.ip", "0")).as("with overrides").isEqualTo(Outcome.OK);
+        assertThat(alterThisBroker("max.connections", "-1").message())
+                .isEqualTo("Invalid value -1 for configuration max.connections: Value must be at least 0");
+    }
+
+    @Test
     void validateOnlyStoresNothing() {
         assertThat(broker.configs.alterIncremental(THIS_BROKER, List.of(
                 new Change("sasl.kerberos.min.time.before.relogin", AlterOp.SET, "70000")), true)).isEqualTo(Outcome.OK);

@@ -42,6 +42,7 @@ public final class BrokerTelemetry implements AutoCloseable {
     private static final String SCOPE = "io.kaas.broker";
     static final AttributeKey<String> TOPIC = AttributeKey.stringKey("topic");
     static final AttributeKey<String> LISTENER = AttributeKey.stringKey("listener");
+    static final AttributeKey<String> LIMIT = AttributeKey.stringKey("limit");
     static final AttributeKey<String> GROUP = AttributeKey.stringKey("group");
     static final AttributeKey<Long> PARTITION = AttributeKey.longKey("partition");
     static final AttributeKey<String> SITE = AttributeKey.stringKey("site");
@@ -128,6 +129,16 @@ public final class BrokerTelemetry implements AutoCloseable {
                 .setDescription("Client connections accepted since start, by listener")
                 .buildWithCallback(m -> metrics.listeners().forEach((name, c) -> m.record(c.accepted(),
                         Attributes.of(LISTENER, name))));
+        meter.counterBuilder("kaas.connections.refused").setUnit("{connection}")
+                .setDescription("Connections closed unserved at accept by a connection limit (max.connections.per.ip,"
+                        + " an IP's connection_creation_rate), by listener and limit")
+                .buildWithCallback(m -> metrics.listeners().forEach((name, c) -> c.refused().forEach((limit, n) ->
+                        m.record(n.sum(), Attributes.of(LISTENER, name, LIMIT, limit)))));
+        meter.counterBuilder("kaas.connections.held").setUnit("{connection}")
+                .setDescription("Connections a listener held back, not accepting meanwhile, until a connection limit"
+                        + " allowed them (max.connections, max.connection.creation.rate), by listener and limit")
+                .buildWithCallback(m -> metrics.listeners().forEach((name, c) -> c.held().forEach((limit, n) ->
+                        m.record(n.sum(), Attributes.of(LISTENER, name, LIMIT, limit)))));
         meter.gaugeBuilder("kaas.partitions.led").ofLongs().setUnit("{partition}")
                 .setDescription("Partitions this broker leads (has open for writing)")
                 .buildWithCallback(m -> m.record(gauges.partitions().led()));

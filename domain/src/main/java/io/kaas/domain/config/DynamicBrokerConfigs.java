@@ -2,6 +2,7 @@ package io.kaas.domain.config;
 
 import io.kaas.domain.error.KafkaError;
 import io.kaas.domain.error.KafkaException;
+import io.kaas.domain.quota.ConnectionLimits;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -28,7 +29,12 @@ public final class DynamicBrokerConfigs {
     private static final Set<String> THREAD_POOLS = Set.of("num.io.threads", "num.network.threads",
             "num.replica.fetchers", "num.recovery.threads.per.data.dir", "background.threads");
     private static final String LOG_CLEANER_THREADS = "log.cleaner.threads";
-    private static final String CONNECTION_OVERRIDES = "max.connections.per.ip.overrides";
+    private static final String CONNECTION_OVERRIDES = ConnectionLimits.MAX_CONNECTIONS_PER_IP_OVERRIDES;
+    /** Apache's {@code Utils.validHostPattern}: the characters a host of the overrides may have. */
+    private static final Pattern HOST_CHARACTERS = Pattern.compile("[0-9a-zA-Z\\-%._:]*");
+    /** The connection limits every listener holds, its own or the broker's. */
+    private static final Set<String> LISTENER_CONNECTION_LIMITS = Set.of(ConnectionLimits.MAX_CONNECTIONS,
+            ConnectionLimits.MAX_CONNECTION_CREATION_RATE);
 
     private DynamicBrokerConfigs() {
     }
@@ -95,6 +101,9 @@ public final class DynamicBrokerConfigs {
         for (String name : names) {
             checkResize(name, configs.get(name), current);
         }
+        for (String name : names) {
+            checkListenerConnectionLimit(name, configs.get(name), configs, current);
+        }
     }
 
     /**
@@ -113,6 +122,9 @@ public final class DynamicBrokerConfigs {
                 "log.retention.ms must be unlimited (-1) or, greater than or equal to 1");
         require(longOf(effective, "log.cleaner.dedupe.buffer.size") / longOf(effective, LOG_CLEANER_THREADS)
                 >= 1024 * 1024, "log.cleaner.dedupe.buffer.size must be at least 1MB per cleaner thread.");
+        require(longOf(effective, ConnectionLimits.MAX_CONNECTIONS_PER_IP) != 0
+                        || !effective.apply(CONNECTION_OVERRIDES).isBlank(), ConnectionLimits.MAX_CONNECTIONS_PER_IP
+                        + " can be set to zero only if " + CONNECTION_OVERRIDES + " property is set.");
     }
 
     private static long longOf(Function<String, String> effective, String name) {
@@ -136,21 +148,44 @@ public final class DynamicBrokerConfigs {
         }
     }
 
-    /** {@code host:count,...}, read as Apache reads it, with the errors its parsing raises. */
+    /**
+     * {@code host:count,...}, read as Apache reads it, with the errors its parsing raises, then its check that every
+     * host is made of host-name characters.
+     */
     private static void checkConnectionOverrides(String raw) {
-        for (String item : ConfigValues.items(raw.replace(" ", ""))) {
-            int colon = item.lastIndexOf(':');
-            String failure = colon < 0 ? "begin 0, end -1, length " + item.length() : null;
-            if (failure == null) {
-                try {
-                    Integer.parseInt(item.substring(colon + 1));
-                } catch (NumberFormatException e) {
-                    failure = e.getMessage();
-                }
-            }
-            if (failure != null) {
-                throw invalidRequest("Error parsing configuration property '" + CONNECTION_OVERRIDES + "': " + failure);
-            }
+        Map<String, Integer> overrides;
+        try {
+            overrides = ConnectionLimits.parseOverrides(raw);
+        } catch (RuntimeException e) {
+            throw invalidRequest("Error parsing configuration property '" + CONNECTION_OVERRIDES + "': "
+                    + e.getMessage());
+        }
+        List<String> invalid = overrides.keySet().stream().filter(host -> !HOST_CHARACTERS.matcher(host).matches())
+                .toList();
+        if (!invalid.isEmpty()) {
+            throw invalidRequest(CONNECTION_OVERRIDES + " contains invalid addresses : " + String.join(",", invalid));
+        }
+    }
+
+    /**
+     * A listener's {@code max.connections} and {@code max.connection.creation.rate} must be positive (Apache's
+     * {@code ListenerConnectionQuota} check): a 0 is refused when it reaches a listener of this broker, its own
+     * prefixed value or the broker-wide one on a listener without its own.
+     */
+    private static void checkListenerConnectionLimit(String name, String raw, Map<String, String> configs,
+                                                     Function<String, String> current) {
+        String base = baseName(name);
+        if (!LISTENER_CONNECTION_LIMITS.contains(base) || Integer.parseInt(raw.trim()) > 0) {
+            return;
+        }
+        String listeners = current.apply("listeners");
+        boolean reachesAListener = listeners != null && ConfigValues.items(listeners).stream()
+                .map(listener -> ConnectionLimits.listenerConfig(listener.substring(0, listener.indexOf(':')), base))
+                .anyMatch(own -> name.equals(base) ? !configs.containsKey(own) && current.apply(own) == null
+                        : name.equals(own));
+        if (reachesAListener) {
+            throw invalidRequest("Invalid value org.apache.kafka.common.config.ConfigException: Invalid " + base + " "
+                    + raw.trim() + " for configuration Invalid dynamic configuration");
         }
     }
 

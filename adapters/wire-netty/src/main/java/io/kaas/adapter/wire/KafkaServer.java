@@ -8,6 +8,7 @@ import io.kaas.adapter.wire.dispatch.SaslServerAuthenticator;
 import io.kaas.adapter.wire.tls.FileRegionReader;
 import io.kaas.adapter.wire.tls.ReloadingSslContext;
 import io.kaas.adapter.wire.tls.TlsPrincipalHandler;
+import io.kaas.application.port.in.ConnectionAdmission;
 import io.kaas.application.port.in.Tracer;
 import io.kaas.application.port.in.TrafficMetrics;
 import io.netty.bootstrap.ServerBootstrap;
@@ -36,7 +37,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The Kafka listeners: one server socket per listener, whose connections each get a frame decoder
  * and a dispatcher (with the pre-authentication gate on a SASL listener), behind a TLS handler on a
- * TLS listener; all connections share one group of event loops.
+ * TLS listener; all connections share one group of event loops. An accepted connection reaches an
+ * event loop only once the connection limits let it ({@link ConnectionGate}, on the accepting loop).
  */
 public final class KafkaServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaServer.class);
@@ -81,7 +83,7 @@ public final class KafkaServer implements AutoCloseable {
     public static KafkaServer start(WireSettings settings, ApiRegistry registry, Executor blockingExecutor)
             throws InterruptedException {
         return start(settings, List.of(WireListener.plaintext(DEFAULT_LISTENER, settings.port(), registry)),
-                blockingExecutor, TrafficMetrics.NONE, Tracer.NONE);
+                blockingExecutor, TrafficMetrics.NONE, Tracer.NONE, ConnectionAdmission.UNLIMITED);
     }
 
     /**
@@ -94,10 +96,12 @@ public final class KafkaServer implements AutoCloseable {
      *                         and, on TLS listeners, reads the segment-file bytes a Fetch answers with
      * @param metrics          counts each listener's connections and each API's requests
      * @param tracer           traces the requests it samples
+     * @param admission        the connection limits each accepted connection must pass before it is served
      * @throws IllegalArgumentException when a TLS listener's files are missing or unusable
      */
     public static KafkaServer start(WireSettings settings, List<WireListener> listeners, Executor blockingExecutor,
-                                    TrafficMetrics metrics, Tracer tracer) throws InterruptedException {
+                                    TrafficMetrics metrics, Tracer tracer, ConnectionAdmission admission)
+            throws InterruptedException {
         if (listeners.isEmpty()) {
             throw new IllegalArgumentException("at least one listener");
         }
@@ -118,7 +122,7 @@ public final class KafkaServer implements AutoCloseable {
                     sslContexts.add(ssl);
                 }
                 bound.put(listener.name(), bind(settings, listener, ssl, acceptor, workers, blockingExecutor, metrics,
-                        tracer));
+                        tracer, new ConnectionGate(listener.name(), admission, metrics)));
                 LOG.debug("listener {} bound to port {}{}{}", listener.name(),
                         ((InetSocketAddress) bound.get(listener.name()).localAddress()).getPort(),
                         ssl != null ? ", TLS" : "", listener.authenticates() ? ", SASL " + listener.saslMechanisms() : "");
@@ -135,13 +139,17 @@ public final class KafkaServer implements AutoCloseable {
         }
     }
 
-    /** @param ssl the listener's TLS context; null for plaintext */
+    /**
+     * @param ssl  the listener's TLS context; null for plaintext
+     * @param gate lets an accepted connection on to an event loop once the connection limits allow it
+     */
     private static Channel bind(WireSettings settings, WireListener listener, ReloadingSslContext ssl,
                                 EventLoopGroup acceptor, EventLoopGroup workers, Executor blockingExecutor,
-                                TrafficMetrics metrics, Tracer tracer) throws InterruptedException {
+                                TrafficMetrics metrics, Tracer tracer, ConnectionGate gate) throws InterruptedException {
         ServerBootstrap bootstrap = socketBuffers(new ServerBootstrap(), settings)
                 .group(acceptor, workers)
                 .channel(NioServerSocketChannel.class)
+                .handler(gate)
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.SO_KEEPALIVE, true)
@@ -151,9 +159,6 @@ public final class KafkaServer implements AutoCloseable {
                     protected void initChannel(SocketChannel ch) {
                         metrics.connectionOpened(listener.name());
                         ch.closeFuture().addListener(closed -> metrics.connectionClosed(listener.name()));
-                        if (overIpQuota(ch, listener)) {
-                            return;
-                        }
                         if (settings.connectionsMaxIdleMs() > 0) {
                             ch.pipeline().addLast("idle", new IdleStateHandler(0, 0,
                                     settings.connectionsMaxIdleMs(), TimeUnit.MILLISECONDS));
@@ -179,26 +184,6 @@ public final class KafkaServer implements AutoCloseable {
                     }
                 });
         return bootstrap.bind(settings.host(), listener.port()).sync().channel();
-    }
-
-    /**
-     * KIP-612, as Apache's acceptor: a connection over its IP's {@code connection_creation_rate} is not served (not
-     * read, no handler) and is closed once its throttle has passed, so a client reconnecting at once is slowed down.
-     */
-    private static boolean overIpQuota(SocketChannel ch, WireListener listener) {
-        InetSocketAddress remote = ch.remoteAddress();
-        if (remote == null || remote.getAddress() == null) {
-            return false;
-        }
-        int throttleMs = listener.registry().quotas().connectionCreation(remote.getAddress().getHostAddress());
-        if (throttleMs <= 0) {
-            return false;
-        }
-        LOG.debug("connection from {} is over its IP's connection creation rate: closing it in {} ms", remote,
-                throttleMs);
-        ch.config().setAutoRead(false);
-        ch.eventLoop().schedule(() -> ch.close(), throttleMs, TimeUnit.MILLISECONDS);
-        return true;
     }
 
     private static ServerBootstrap socketBuffers(ServerBootstrap bootstrap, WireSettings settings) {

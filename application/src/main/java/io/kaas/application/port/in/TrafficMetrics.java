@@ -24,6 +24,10 @@ public interface TrafficMetrics {
         @Override
         public void connectionClosed(String listener) {
         }
+
+        @Override
+        public void connectionLimited(String listener, String limit, boolean closed) {
+        }
     };
 
     /** Now, on the monotonic clock latencies are measured with. */
@@ -39,4 +43,14 @@ public interface TrafficMetrics {
     void connectionOpened(String listener);
 
     void connectionClosed(String listener);
+
+    /**
+     * A connection met a connection limit at accept.
+     *
+     * @param limit  the config, as Apache names it ({@code max.connections.per.ip}, {@code connection_creation_rate},
+     *               {@code max.connections}, {@code max.connection.creation.rate})
+     * @param closed true when the connection was closed unserved, false when the listener held it back (stopped
+     *               accepting) until the limit allowed it
+     */
+    void connectionLimited(String listener, String limit, boolean closed);
 }
