@@ -71,7 +71,7 @@ final class InstrumentedBroker implements AutoCloseable {
         OFF,
         /** As shipped without an OTLP endpoint: the metrics (clock reads, histograms) and the SDK reading them; no tracer. */
         METRICS,
-        /** As shipped with an OTLP endpoint: the metrics, the SDK, 10 % of requests traced. */
+        /** As shipped with an OTLP endpoint: the metrics, the SDK, the default share of requests traced (1 %). */
         ON,
         /** As {@link #ON}, every request traced: the cost of a sampled request. */
         TRACED
