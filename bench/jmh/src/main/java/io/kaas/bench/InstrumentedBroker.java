@@ -146,6 +146,11 @@ final class InstrumentedBroker implements AutoCloseable {
             if (instrumentation == Instrumentation.TRACED) {
                 env.put("OTEL_TRACES_SAMPLER", "always_on");
             }
+            // another ratio than the default for ON: -jvmArgsAppend -Dkaas.bench.sampler.arg=0.1
+            String ratio = System.getProperty("kaas.bench.sampler.arg");
+            if (ratio != null) {
+                env.put("OTEL_TRACES_SAMPLER_ARG", ratio);
+            }
             TelemetrySettings settings = TelemetrySettings.fromEnvironment(env, 1);
             tracing = BrokerTracing.exportingTo(exporter, settings);
             tracer = tracing;
