@@ -2,7 +2,7 @@
 # Broker CPU per fixed amount of work, tracing and OTLP push on vs off: the measure of observability overhead
 # that survives a shared machine. Throughput on a machine whose other tenants take 80-95 % of the cores measures
 # the tenants; the CPU seconds the broker process spends to take N records in and hand them out again barely
-# depend on them. Both brokers run side by side (A: no OTLP endpoint; B: metrics pushed and 10 % of requests
+# depend on them. Both brokers run side by side (A: no OTLP endpoint; B: metrics pushed and 1 % of requests
 # traced, the defaults, to a local sink), each round produces N x 1 KiB records (acks=all, 6 partitions, a fresh
 # topic) and consumes them back, against A and B in ABBA order (drift cancels), after one discarded warm-up round.
 # Prints per-round CPU and wall seconds, medians and B/A.
@@ -70,7 +70,7 @@ import statistics, sys
 rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
 n = int(sys.argv[2])
 cols = {"produce_cpu_s": 2, "produce_wall_s": 3, "consume_cpu_s": 4, "consume_wall_s": 5, "load1": 6}
-print(f"{len(rows) // 2} rounds of {n:,} x 1 KiB records; medians, B/A (B = OTLP push + 10 % traced)")
+print(f"{len(rows) // 2} rounds of {n:,} x 1 KiB records; medians, B/A (B = OTLP push + 1 % traced)")
 print(f"{'metric':<16}{'A':>10}{'B':>10}{'B/A':>8}   A per round / B per round")
 for name, i in cols.items():
     a = [float(r[i]) for r in rows if r[1] == "A"]; b = [float(r[i]) for r in rows if r[1] == "B"]

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What tracing and the OTLP push cost: the same kaas build twice on this machine, A with no OTLP endpoint
 # (nothing traced, nothing pushed; /metrics and the counters are always on and cannot be turned off) and B
-# pushing metrics and traces (the default sampler: 10 % of requests) to a local sink that answers 200.
+# pushing metrics and traces (the default sampler: 1 % of requests) to a local sink that answers 200.
 # Both in the default pairing's settings (no fsync per append: CPU-bound, where overhead shows most),
 # driven by the shared harness: warm-up, then A and B alternately, medians and B/A.
 #   docs/perf/run-observability.sh [--quick] [--rounds N]
@@ -33,7 +33,7 @@ B_START="rm -rf /tmp/kaas-bench-otel-b && $COMMON KAAS_PORT=39492 KAAS_DATA_DIR=
 "$PERF/compare.sh" "$@" --out "$OUT" \
   --a-name "kaas, no OTLP endpoint (tracing off)" --a-start "$A_START" --a-stop "rm -rf /tmp/kaas-bench-otel-a" \
   --a-bootstrap 127.0.0.1:39392 \
-  --b-name "kaas, OTLP push + tracing at the default 10 %" --b-start "$B_START" --b-stop "rm -rf /tmp/kaas-bench-otel-b" \
+  --b-name "kaas, OTLP push + tracing at the default 1 %" --b-start "$B_START" --b-stop "rm -rf /tmp/kaas-bench-otel-b" \
   --b-bootstrap 127.0.0.1:39492 | tee "$OUT/compare.txt"
 LOAD_AFTER="$(cat /proc/loadavg)"
 FILE="${REPORT:-docs/perf/$(date +%Y-%m-%d)-observability.md}"

@@ -42,9 +42,11 @@ import java.util.function.Predicate;
  * {@code DelayedFetch.tryComplete} does the same with log positions) and reads once, when they
  * reach {@code minBytes}, a partition goes away, or time is up.
  *
- * <p>A traced fetch (the request's span is {@link TraceSpan#current() current} when it arrives) gets a
- * {@code read} child per read of its partitions and, when it parks, a {@code parked} child for the time it
- * waited and what woke it.
+ * <p>A traced fetch (the request's span is {@link TraceSpan#current() current} when it arrives) gets the
+ * partitions it covers and the bytes it answers as attributes and, when it parks, a {@code parked} child for the
+ * time it waited and what woke it. Its reads have no span of their own: a span costs a sampled request more
+ * than a read of a batch from memory (docs/perf/2026-12-03-observability-4.md), and the request's span less its
+ * {@code parked} child is the time spent reading.
  */
 public final class FetchService implements FetchUseCase {
     private static final LogOffsets UNKNOWN_OFFSETS = new LogOffsets(-1L, -1L, -1L);
@@ -183,7 +185,7 @@ public final class FetchService implements FetchUseCase {
         TraceSpan span = TraceSpan.current();
         if (command.maxWaitMs() <= 0 || command.minBytes() <= 0 || command.partitions().isEmpty()) {
             CompletableFuture<List<PartitionData>> result = new CompletableFuture<>();
-            submit(() -> result.complete(counted(readAll(command, span))), result::completeExceptionally);
+            submit(() -> result.complete(counted(readAll(command))), result::completeExceptionally);
             return result;
         }
         ParkedFetch fetch = new ParkedFetch(command, span);
@@ -265,30 +267,7 @@ public final class FetchService implements FetchUseCase {
         return bytes >= command.minBytes();
     }
 
-    /**
-     * Reads in request order within the response limit; the first batch found is returned whole (KIP-74).
-     * Traced as a {@code read} child of the request's span, with the partitions read and the bytes found.
-     */
-    private List<PartitionData> readAll(Command command, TraceSpan request) {
-        TraceSpan span = request.child("read").attribute("kaas.partitions", command.partitions().size());
-        try {
-            List<PartitionData> read = readAll(command);
-            if (span != TraceSpan.NONE) {
-                long bytes = 0;
-                for (PartitionData d : read) {
-                    bytes += d.sizeInBytes();
-                }
-                span.attribute("kaas.bytes", bytes);
-            }
-            return read;
-        } catch (RuntimeException e) {
-            span.fail(e);
-            throw e;
-        } finally {
-            span.end();
-        }
-    }
-
+    /** Reads in request order within the response limit; the first batch found is returned whole (KIP-74). */
     private List<PartitionData> readAll(Command command) {
         List<PartitionData> out = new ArrayList<>(command.partitions().size());
         int remaining = Math.max(command.maxBytes(), 0);
@@ -352,7 +331,7 @@ public final class FetchService implements FetchUseCase {
 
         /** On the I/O executor. */
         void firstRead() {
-            firstReadFound(readAll(command, span), true);
+            firstReadFound(readAll(command), true);
         }
 
         /**
@@ -383,7 +362,7 @@ public final class FetchService implements FetchUseCase {
                 }
             }
             if (readAgain && onIo) {
-                finish(readAll(command, span)); // appends during the first read, past what it saw, brought enough
+                finish(readAll(command)); // appends during the first read, past what it saw, brought enough
             } else if (readAgain) {
                 answerLater();
             } else if (answer) {
@@ -488,7 +467,7 @@ public final class FetchService implements FetchUseCase {
 
         /** Hands the answering read to the I/O executor: the thread that woke the fetch does not read. */
         private void answerLater() {
-            submit(() -> finish(readAll(command, span)), this::fail);
+            submit(() -> finish(readAll(command)), this::fail);
         }
 
         private void finish(List<PartitionData> data) {

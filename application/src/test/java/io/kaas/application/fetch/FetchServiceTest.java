@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kaas.application.cluster.BrokerSettings;
 import io.kaas.application.fake.ManualScheduler;
+import io.kaas.application.fake.RecordingSpan;
 import io.kaas.application.fake.QueuedExecutor;
 import io.kaas.application.fake.SequentialTopicIds;
 import io.kaas.application.fake.WatchedLogEngine;
@@ -16,6 +17,7 @@ import io.kaas.application.port.in.FetchUseCase.Command;
 import io.kaas.application.port.in.FetchUseCase.PartitionData;
 import io.kaas.application.port.in.FetchUseCase.PartitionRequest;
 import io.kaas.application.port.in.TopicAdminUseCase.CreateCommand;
+import io.kaas.application.port.in.TraceSpan;
 import io.kaas.application.topic.TopicService;
 import io.kaas.domain.batch.RecordBatchHeader;
 import io.kaas.domain.batch.TestBatches;
@@ -144,6 +146,29 @@ class FetchServiceTest {
         assertThat(firstBaseOffset(data)).isZero();
         assertThat(purgatory.size()).isZero();
         assertThat(scheduler.pending()).as("the timer is cancelled").isZero();
+    }
+
+    @Test
+    void aTracedFetchReadsWithoutSpansAndParksInOne() {
+        append(P0, TestBatches.plain(1));
+        RecordingSpan answered = new RecordingSpan("Fetch");
+        try (TraceSpan.Scope ignored = answered.activate()) {
+            assertThat(fetch(MAX_WAIT, 1, Integer.MAX_VALUE, from(P0, 0))).isCompleted();
+        }
+        assertThat(answered.children()).as("a read is no span: it costs less than one").isEmpty();
+
+        RecordingSpan waited = new RecordingSpan("Fetch");
+        CompletableFuture<List<PartitionData>> result;
+        try (TraceSpan.Scope ignored = waited.activate()) {
+            result = fetch(MAX_WAIT, 1, Integer.MAX_VALUE, from(P0, 1));
+        }
+        append(P0, TestBatches.plain(1));
+
+        assertThat(result).isCompleted();
+        assertThat(waited.children()).extracting(RecordingSpan::name).containsExactly("parked");
+        RecordingSpan parked = waited.children("parked").get(0);
+        assertThat(parked.ended()).isTrue();
+        assertThat(parked.attributes()).containsEntry("kaas.woken_by", "appends").containsEntry("kaas.min_bytes", 1L);
     }
 
     @Test

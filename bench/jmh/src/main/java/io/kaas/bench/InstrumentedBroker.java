@@ -71,7 +71,7 @@ final class InstrumentedBroker implements AutoCloseable {
         OFF,
         /** As shipped without an OTLP endpoint: the metrics (clock reads, histograms) and the SDK reading them; no tracer. */
         METRICS,
-        /** As shipped with an OTLP endpoint: the metrics, the SDK, 10 % of requests traced. */
+        /** As shipped with an OTLP endpoint: the metrics, the SDK, the default share of requests traced (1 %). */
         ON,
         /** As {@link #ON}, every request traced: the cost of a sampled request. */
         TRACED
@@ -145,6 +145,11 @@ final class InstrumentedBroker implements AutoCloseable {
             env.put("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "http://127.0.0.1:4318/v1/traces");
             if (instrumentation == Instrumentation.TRACED) {
                 env.put("OTEL_TRACES_SAMPLER", "always_on");
+            }
+            // another ratio than the default for ON: -jvmArgsAppend -Dkaas.bench.sampler.arg=0.1
+            String ratio = System.getProperty("kaas.bench.sampler.arg");
+            if (ratio != null) {
+                env.put("OTEL_TRACES_SAMPLER_ARG", ratio);
             }
             TelemetrySettings settings = TelemetrySettings.fromEnvironment(env, 1);
             tracing = BrokerTracing.exportingTo(exporter, settings);

@@ -2,6 +2,7 @@ package io.kaas.bootstrap.telemetry;
 
 import io.kaas.application.port.in.TraceSpan;
 import io.kaas.application.port.in.Tracer;
+import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.common.AttributesBuilder;
 import io.opentelemetry.api.trace.Span;
@@ -30,10 +31,17 @@ import org.slf4j.LoggerFactory;
  * hex string, which would cost an id and a string per request even when the answer is no. Every
  * request is a trace root (Kafka requests carry no trace context), so a uniform draw at the ratio is
  * what {@code traceidratio} would decide; the children of a sampled span are always sampled.
+ *
+ * <p>A sampled request is rare (1 % by default) and so runs the SDK's code cold: what it builds is kept to the
+ * span itself (attribute keys built once, a span's context built once for its children and activations).
  */
 public final class BrokerTracing implements Tracer, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BrokerTracing.class);
     private static final String SCOPE = "io.kaas.broker";
+    private static final AttributeKey<String> API = AttributeKey.stringKey("kafka.api");
+    private static final AttributeKey<Long> API_VERSION = AttributeKey.longKey("kafka.api_version");
+    private static final AttributeKey<String> CLIENT_ID = AttributeKey.stringKey("kafka.client_id");
+    private static final AttributeKey<Long> REQUEST_BYTES = AttributeKey.longKey("kafka.request.bytes");
 
     private final SdkTracerProvider provider;
     private final io.opentelemetry.api.trace.Tracer tracer;
@@ -82,10 +90,10 @@ public final class BrokerTracing implements Tracer, AutoCloseable {
             return TraceSpan.NONE;
         }
         Span span = tracer.spanBuilder(api).setNoParent().setSpanKind(SpanKind.SERVER)
-                .setAttribute("kafka.api", api)
-                .setAttribute("kafka.api_version", apiVersion)
-                .setAttribute("kafka.client_id", clientId == null ? "" : clientId)
-                .setAttribute("kafka.request.bytes", requestBytes)
+                .setAttribute(API, api)
+                .setAttribute(API_VERSION, (long) apiVersion)
+                .setAttribute(CLIENT_ID, clientId == null ? "" : clientId)
+                .setAttribute(REQUEST_BYTES, (long) requestBytes)
                 .startSpan();
         return new OtelSpan(span);
     }
@@ -99,14 +107,25 @@ public final class BrokerTracing implements Tracer, AutoCloseable {
     /** A sampled span. */
     private final class OtelSpan implements TraceSpan {
         private final Span span;
+        /** The span in a context of its own, built when first needed; a race builds an equal one. */
+        private Context context;
 
         OtelSpan(Span span) {
             this.span = span;
         }
 
+        private Context context() {
+            Context built = context;
+            if (built == null) {
+                built = Context.root().with(span);
+                context = built;
+            }
+            return built;
+        }
+
         @Override
         public TraceSpan child(String name) {
-            return new OtelSpan(tracer.spanBuilder(name).setParent(Context.root().with(span)).startSpan());
+            return new OtelSpan(tracer.spanBuilder(name).setParent(context()).startSpan());
         }
 
         @Override
@@ -129,7 +148,7 @@ public final class BrokerTracing implements Tracer, AutoCloseable {
 
         @Override
         public TraceSpan.Scope attachContext() {
-            io.opentelemetry.context.Scope scope = span.makeCurrent();
+            io.opentelemetry.context.Scope scope = context().makeCurrent();
             return scope::close;
         }
 

@@ -9,6 +9,7 @@ import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import io.opentelemetry.sdk.trace.export.SpanExporter;
 import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -38,15 +39,18 @@ class BrokerTracingTest {
 
     @Test
     void aSampledRequestNestsItsStepsAndIsCurrentWhileActive() {
+        List<String> current = new ArrayList<>();
         try (BrokerTracing tracing = tracing(1.0)) {
             TraceSpan request = tracing.startRequest("Produce", 9, "client-1", 512).attribute("kaas.partitions", 2);
             TraceSpan append = request.child("append").attribute("kaas.topic", "orders");
-            try (TraceSpan.Scope ignored = append.activate()) {
-                assertThat(Span.current().getSpanContext().isValid()).isTrue();
-                assertThat(TraceSpan.current()).isSameAs(append);
+            for (int partition = 0; partition < 2; partition++) { // as a produce's appends activate their span
+                try (TraceSpan.Scope ignored = append.activate()) {
+                    current.add(Span.current().getSpanContext().getSpanId());
+                    assertThat(TraceSpan.current()).isSameAs(append);
+                }
+                assertThat(Span.current().getSpanContext().isValid()).isFalse();
+                assertThat(TraceSpan.current()).isSameAs(TraceSpan.NONE);
             }
-            assertThat(Span.current().getSpanContext().isValid()).isFalse();
-            assertThat(TraceSpan.current()).isSameAs(TraceSpan.NONE);
             append.end();
             TraceSpan fsync = request.child("fsync");
             fsync.fail(new IllegalStateException("volume gone"));
@@ -57,6 +61,8 @@ class BrokerTracingTest {
         assertThat(root.getParentSpanContext().isValid()).isFalse();
         assertThat(root.getAttributes().asMap().toString()).contains("kafka.client_id=client-1", "kafka.api_version=9",
                 "kafka.request.bytes=512", "kaas.partitions=2");
+        assertThat(current).as("the log's span while active, each time").containsExactly(byName("append").getSpanId(),
+                byName("append").getSpanId());
         assertThat(byName("append").getParentSpanId()).isEqualTo(root.getSpanId());
         assertThat(byName("append").getTraceId()).isEqualTo(root.getTraceId());
         assertThat(byName("fsync").getParentSpanId()).isEqualTo(root.getSpanId());

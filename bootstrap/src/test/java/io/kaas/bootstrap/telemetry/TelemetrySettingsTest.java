@@ -72,11 +72,11 @@ class TelemetrySettingsTest {
     }
 
     @Test
-    void tracesGoToTheirOwnPathAndAreSampledAtATenthByDefault() {
+    void tracesGoToTheirOwnPathAndAreSampledAtAHundredthByDefault() {
         TelemetrySettings settings = TelemetrySettings.fromEnvironment(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT",
                 "http://collector:4318"), 0);
         assertThat(settings.otlpTracesEndpoint()).contains(URI.create("http://collector:4318/v1/traces"));
-        assertThat(settings.traceSampleRatio()).isEqualTo(0.1);
+        assertThat(settings.traceSampleRatio()).isEqualTo(0.01);
         assertThat(settings.traceExportDelayMs()).isEqualTo(5_000);
         assertThat(TelemetrySettings.fromEnvironment(Map.of(), 0).otlpTracesEndpoint()).isEmpty();
     }
@@ -86,7 +86,9 @@ class TelemetrySettingsTest {
         assertThat(TelemetrySettings.sampleRatio(Map.of("OTEL_TRACES_SAMPLER", "always_on"))).isEqualTo(1.0);
         assertThat(TelemetrySettings.sampleRatio(Map.of("OTEL_TRACES_SAMPLER", "parentbased_always_off"))).isZero();
         assertThat(TelemetrySettings.sampleRatio(Map.of("OTEL_TRACES_SAMPLER", "traceidratio",
-                "OTEL_TRACES_SAMPLER_ARG", "0.01"))).isEqualTo(0.01);
+                "OTEL_TRACES_SAMPLER_ARG", "0.1"))).isEqualTo(0.1);
+        assertThat(TelemetrySettings.sampleRatio(Map.of("OTEL_TRACES_SAMPLER", "parentbased_traceidratio")))
+                .as("the default ratio").isEqualTo(0.01);
         assertThat(TelemetrySettings.sampleRatio(Map.of("OTEL_TRACES_SAMPLER_ARG", "1.0"))).isEqualTo(1.0);
         assertThatThrownBy(() -> TelemetrySettings.sampleRatio(Map.of("OTEL_TRACES_SAMPLER_ARG", "2")))
                 .hasMessageContaining("OTEL_TRACES_SAMPLER_ARG=2");
