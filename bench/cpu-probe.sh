@@ -2,7 +2,8 @@
 # bench/cpu-probe.sh BROKER OUT : BROKER = apache (Apache 3.7.2 defaults) or a kaas jar; FLUSH env: kaas flush.messages (1).
 # Fixed work, so CPU per record is comparable even when the machine is loaded and the rate is not:
 # warm-up 100k x 1 KiB + 500k x 100 B, then 100k x 1 KiB acks=all and 1M x 100 B linger 5 acks=all, 6 partitions.
-# Prints broker CPU seconds (user+sys from /proc) and context switches per 100k records, and the client's rate.
+# Prints broker CPU seconds (user+sys from /proc) and context switches per 100k records, and the client's rate;
+# THREADS=1 also prints each pass's context switches per 100k records per thread group (bench/thread-switches.sh).
 set -uo pipefail
 KIND=$1; OUT=$2; PORT=${PORT:-41801}
 K="${KAFKA_SH:-$(cd "$(dirname "$0")/.." && pwd)/../shared/tools/peer-kafka.sh}"
@@ -25,8 +26,11 @@ p() { $K tool org.apache.kafka.tools.ProducerPerformance --topic $1 --num-record
 sw() { local s=0; for t in /proc/$B/task/*; do s=$((s + $(awk '/ctxt_switches/{x+=$2} END{print x}' $t/status 2>/dev/null || echo 0))); done; echo $s; }
 ticks() { awk '{print $14+$15}' /proc/$B/stat; }
 p w 100000 1024 >/dev/null; p w 500000 100 linger.ms=5 batch.size=65536 >/dev/null
+groups() { [ -n "${THREADS:-}" ] && "$(dirname "$0")/thread-switches.sh" $B; }
 m() { # name topic n size extra
-  local c0 s0 c1 s1 line; c0=$(ticks); s0=$(sw); line=$(p $2 $3 $4 "${@:5}"); c1=$(ticks); s1=$(sw)
+  local c0 s0 c1 s1 g0 line; g0=$(groups); c0=$(ticks); s0=$(sw); line=$(p $2 $3 $4 "${@:5}"); c1=$(ticks); s1=$(sw)
+  [ -n "${THREADS:-}" ] && join -a2 -e0 -o 0,1.2,2.2 <(echo "$g0") <(groups) \
+    | awk -v n=$3 -v k="$KIND $1" '{d=($3-$2)*1e5/n; if (d >= 1) printf "%s threads %s switches_per_100k=%.0f\n", k, $1, d}' | tee -a $OUT
   python3 -c "import os,sys; hz=os.sysconf('SC_CLK_TCK'); n=$3; c=($c1-$c0)/hz; print(f'$KIND ${FLUSH:-} $1 cpu_s_per_100k={c*1e5/n:.3f} switches_per_100k={($s1-$s0)*1e5/n:.0f} load={os.getloadavg()[0]:.1f} rate={\"$line\".split(\",\")[1].strip()}')" | tee -a $OUT
 }
 m p1k k 100000 1024

@@ -66,6 +66,11 @@ public final class ManualScheduler implements Scheduler {
         }
     }
 
+    /** Tasks ever scheduled, run and cancelled ones included. */
+    public synchronized long scheduledEver() {
+        return nextSeq;
+    }
+
     /** Tasks scheduled, not yet run and not cancelled. */
     public synchronized int pending() {
         return queue.size();

@@ -184,6 +184,21 @@ class ProduceServiceTest {
     }
 
     @Test
+    void acksAllOnALogThatDoesNotSyncEveryAppendAnswersFromTheAppendQueueWithoutATimer() {
+        QueuedExecutor appendThreads = new QueuedExecutor();
+        undurable.appendThreads = appendThreads;
+        undurable.durableAtAppend = true; // flush.messages > 1: nothing to wait for once appended
+        CompletableFuture<List<PartitionResult>> future = produceUndurable.produce(new Command((short) -1, 1_000, List.of(
+                new PartitionRecords(P0, TestBatches.plain(1)), new PartitionRecords(P1, TestBatches.plain(1)))))
+                .toCompletableFuture();
+
+        appendThreads.runAll();
+
+        assertThat(future.join()).extracting(PartitionResult::error).containsExactly(KafkaError.NONE, KafkaError.NONE);
+        assertThat(scheduler.scheduledEver()).as("no timeout scheduled and cancelled per request").isZero();
+    }
+
+    @Test
     void acksAllTimesOutAfterTimeoutMsWhenTheBatchNeverBecomesDurable() {
         CompletableFuture<List<PartitionResult>> future = produceUndurable.produce(
                 new Command((short) -1, 1_500, List.of(new PartitionRecords(P0, TestBatches.plain(1))))).toCompletableFuture();
@@ -315,6 +330,8 @@ class ProduceServiceTest {
         final Map<TopicPartition, CompletableFuture<Void>> durable = new HashMap<>();
         /** Where the logs' appends run: inline unless a test queues them. */
         Executor appendThreads = Runnable::run;
+        /** Whether an append is durable at once (a log that does not fsync every append). */
+        boolean durableAtAppend;
 
         @Override
         public PartitionLog open(Topic topic, TopicPartition partition, LogConfig config) {
@@ -334,7 +351,8 @@ class ProduceServiceTest {
 
                 @Override
                 public AppendResult append(ByteBuffer batch, long nowMs, VerificationGuard guard) {
-                    CompletableFuture<Void> flushed = new CompletableFuture<>();
+                    CompletableFuture<Void> flushed = durableAtAppend
+                            ? CompletableFuture.completedFuture(null) : new CompletableFuture<>();
                     durable.put(partition, flushed);
                     batches.add(batch);
                     return new AppendResult.Appended(batches.size() - 1L, -1L, 0L, flushed);
