@@ -35,7 +35,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * <ul>
  *   <li>a takeover ({@link #resolve}) records the placement in force below its epoch at its epoch, then reads the
  *       records again, and again records what changed meanwhile, until a read agrees with what it recorded; only
- *       then does it open the log, and settle a move left behind (remove the copy, or the source);</li>
+ *       then does it open the log there, after removing the partition's files from every other member (a switched
+ *       move's source, or a copy an undone or deposed move left) and the move's record;</li>
  *   <li>a switch ({@link #switchTo}) records the target at the mover's epoch, then reads: a record of a higher
  *       epoch means a takeover that may not have seen the switch, and the mover serves nothing
  *       ({@link #supersededAt}). An undone move records the source the same way, and removes the copy only if
@@ -44,13 +45,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * </ul>
  * So a takeover that opens the source knows every later switch of the old leader is read as superseded, and one that
  * opens the target opens a copy the switch completed. A copy a deposed mover leaves behind is removed by whoever
- * next resolves the partition or moves it.
+ * next takes the partition over or moves it.
  */
 final class PartitionPlacements {
     static final String MOVE = "log-dir-move.json";
     /** A takeover's records are re-read at most this often before its open gives up (and is retried). */
     private static final int MAX_RECORD_ROUNDS = 16;
-    private static final long ANY_EPOCH = Long.MAX_VALUE;
 
     private final LogDirectories dirs;
     private final Filesystem fs;
@@ -95,9 +95,9 @@ final class PartitionPlacements {
         } else {
             Optional<PartitionState.Move> move = read(anchor.resolve(MOVE), PartitionState.Move.class);
             if (move.isPresent()) {
-                settle(tp, move.get(), inForce(tp, ANY_EPOCH).orElse(LogDirectories.DEFAULT));
+                settle(tp, move.get(), inForce(tp).orElse(LogDirectories.DEFAULT));
             }
-            Optional<String> recorded = inForce(tp, ANY_EPOCH);
+            Optional<String> recorded = inForce(tp);
             if (recorded.isPresent()) {
                 member = recorded.get();
             } else if (dirs.names().size() == 1 || holdsLog(anchor)) {
@@ -194,7 +194,7 @@ final class PartitionPlacements {
      */
     void finishMove(TopicPartition tp, String from, String to, int leaderEpoch) throws IOException {
         List<String> names = fs.list(anchor(tp));
-        Optional<String> inForce = PartitionState.Placement.inForce(names, ANY_EPOCH);
+        Optional<String> inForce = PartitionState.Placement.inForce(names);
         boolean stillOurs = inForce.isPresent() && inForce.get().equals(PartitionState.Placement.file(leaderEpoch))
                 && placementIn(anchor(tp), inForce).equals(to);
         if (stillOurs) {
@@ -329,9 +329,9 @@ final class PartitionPlacements {
         return member;
     }
 
-    /** The member the record in force below {@code belowEpoch} names; empty without a record. */
-    private Optional<String> inForce(TopicPartition tp, long belowEpoch) throws IOException {
-        Optional<String> record = PartitionState.Placement.inForce(fs.list(anchor(tp)), belowEpoch);
+    /** The member the record in force names; empty without a record. */
+    private Optional<String> inForce(TopicPartition tp) throws IOException {
+        Optional<String> record = PartitionState.Placement.inForce(fs.list(anchor(tp)));
         return record.isEmpty() ? Optional.empty() : Optional.of(placementIn(anchor(tp), record));
     }
 

@@ -141,9 +141,14 @@ public final class PartitionState {
         }
 
         /**
-         * Of a partition directory's file names, the placement record in force: the highest epoch's, among those
-         * below {@code belowEpoch}; empty when there is none (the partition is in the data directory).
+         * Of a partition directory's file names, the placement record in force: the highest epoch's; empty when
+         * there is none (the partition is in the data directory).
          */
+        public static Optional<String> inForce(Collection<String> fileNames) {
+            return inForce(fileNames, Long.MAX_VALUE);
+        }
+
+        /** {@link #inForce(Collection)} among the records below {@code belowEpoch}: what a takeover at it finds. */
         public static Optional<String> inForce(Collection<String> fileNames, long belowEpoch) {
             String best = null;
             int bestEpoch = Integer.MIN_VALUE;

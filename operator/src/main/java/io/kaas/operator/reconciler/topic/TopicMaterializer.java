@@ -110,7 +110,7 @@ public final class TopicMaterializer {
             Path dir = layout.partitionDir(topic, p);
             String key = Integer.toString(p);
             if (p < existing) {
-                PartitionState.Placement.inForce(files.list(dir), Long.MAX_VALUE)
+                PartitionState.Placement.inForce(files.list(dir))
                         .flatMap(record -> files.read(dir.resolve(record), PartitionState.Placement.class))
                         .ifPresent(placement -> placed.put(key, placement.logDir()));
             } else if (files.list(dir).stream().anyMatch(name -> SegmentName.parseLogFile(name).isPresent())) {
