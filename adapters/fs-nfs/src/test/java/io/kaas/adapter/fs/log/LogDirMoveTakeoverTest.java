@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kaas.adapter.fs.sim.ForwardingFilesystem;
 import io.kaas.application.log.AppendResult;
 import io.kaas.application.log.DiskLogEngine;
+import io.kaas.application.log.LogConfig;
 import io.kaas.application.log.LogDirectories;
 import io.kaas.application.log.LogEngine;
 import io.kaas.application.log.PartitionLog;
@@ -121,7 +122,7 @@ class LogDirMoveTakeoverTest {
                     f.codec, io, f.scheduler, f.clock, append -> { });
         }
 
-        io.kaas.application.log.LogConfig config() {
+        LogConfig config() {
             return f.config(TOPIC.configs());
         }
 
