@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.kaas.bootstrap.telemetry.PrometheusText;
 import io.kaas.bootstrap.testing.EmbeddedKaas;
-import java.nio.charset.StandardCharsets;
+import io.kaas.bootstrap.testing.NumberedRecords;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,11 +21,8 @@ import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.LogDirDescription;
 import org.apache.kafka.clients.admin.ReplicaInfo;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionReplica;
 import org.apache.kafka.common.errors.LogDirNotFoundException;
@@ -115,23 +112,23 @@ class LogDirsIT {
         consumer.assign(List.of(tp));
         consumer.seekToBeginning(List.of(tp));
         producing.start();
-        await().atMost(EmbeddedKaas.DEFAULT_TIMEOUT).until(() -> poll(consumer, consumed) && produced.get() >= 1_000);
+        await().atMost(EmbeddedKaas.DEFAULT_TIMEOUT).until(() -> NumberedRecords.poll(consumer, consumed)
+                && produced.get() >= 1_000);
 
         admin.alterReplicaLogDirs(Map.of(new TopicPartitionReplica(topic, 0, 0), path(bulk))).all().get();
-        await().atMost(Duration.ofSeconds(60)).until(() -> poll(consumer, consumed)
+        await().atMost(Duration.ofSeconds(60)).until(() -> NumberedRecords.poll(consumer, consumed)
                 && path(bulk).equals(replicaDir(admin, tp)) && !hasFuture(admin, tp));
         int atSwitch = produced.get();
-        await().atMost(Duration.ofSeconds(60)).until(() -> poll(consumer, consumed) && produced.get() >= atSwitch + 500);
+        await().atMost(Duration.ofSeconds(60)).until(() -> NumberedRecords.poll(consumer, consumed)
+                && produced.get() >= atSwitch + 500);
         stop.set(true);
         producing.join(60_000);
         assertThat(failure.get()).as("the producer's failure").isNull();
         int total = produced.get();
-        await().atMost(EmbeddedKaas.DEFAULT_TIMEOUT).until(() -> poll(consumer, consumed) && consumed.size() >= total);
+        await().atMost(EmbeddedKaas.DEFAULT_TIMEOUT).until(() -> NumberedRecords.poll(consumer, consumed)
+                && consumed.size() >= total);
 
-        List<String> expected = new ArrayList<>();
-        for (int i = 0; i < total; i++) {
-            expected.add("record-" + i);
-        }
+        List<String> expected = NumberedRecords.expected(total);
         assertThat(consumed).containsExactlyElementsOf(expected);
         assertThat(segmentBytes(bulk.resolve(topic).resolve("0"))).isPositive();
 
@@ -141,7 +138,8 @@ class LogDirsIT {
         again.assign(List.of(tp));
         again.seekToBeginning(List.of(tp));
         List<String> reread = new ArrayList<>();
-        await().atMost(EmbeddedKaas.DEFAULT_TIMEOUT).until(() -> poll(again, reread) && reread.size() >= total);
+        await().atMost(EmbeddedKaas.DEFAULT_TIMEOUT).until(() -> NumberedRecords.poll(again, reread)
+                && reread.size() >= total);
         assertThat(reread).containsExactlyElementsOf(expected);
     }
 
@@ -162,37 +160,10 @@ class LogDirsIT {
                 .isEqualTo(path(data));
     }
 
-    /** Produces numbered records, acknowledged 20 at a time, until told to stop; counts the acknowledged ones. */
     private void produce(String topic, AtomicInteger produced, AtomicBoolean stop, AtomicReference<Throwable> failure) {
-        try (KafkaProducer<byte[], byte[]> producer = kaas.producer(Map.of(ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.LINGER_MS_CONFIG, 2, ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true))) {
-            int sent = 0;
-            for (int i = 0; !stop.get(); i++) {
-                sent = i + 1;
-                producer.send(new ProducerRecord<>(topic, 0, null, ("record-" + i).getBytes(StandardCharsets.UTF_8)),
-                        (metadata, e) -> {
-                            if (e != null) {
-                                failure.compareAndSet(null, e);
-                            }
-                        });
-                if (i % 20 == 19) {
-                    producer.flush();
-                    produced.set(sent);
-                }
-            }
-            producer.flush();
-            produced.set(sent);
-        } catch (RuntimeException e) {
-            failure.compareAndSet(null, e);
-        }
-    }
-
-    /** Polls once, keeping the values; true so it can sit in an awaitility condition. */
-    private static boolean poll(KafkaConsumer<byte[], byte[]> consumer, List<String> into) {
-        for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(100))) {
-            into.add(new String(record.value(), StandardCharsets.UTF_8));
-        }
-        return true;
+        NumberedRecords.produceUntilStopped(kaas.producer(Map.of(ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.LINGER_MS_CONFIG, 2, ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true)), topic, 0,
+                produced, stop, failure);
     }
 
     private static String replicaDir(Admin admin, TopicPartition tp) throws Exception {

@@ -119,7 +119,7 @@ public final class DiskLogEngine implements LogEngine {
         this.clock = clock;
         this.listener = listener;
         this.placements = new PartitionPlacements(dirs, fs, codec, settings.sharedVolume());
-        this.moves = new LogDirMoves(placements, logs, this::openPlaced, mover, settings.sharedVolume());
+        this.moves = new LogDirMoves(placements, logs, this::openForMove, mover, settings.sharedVolume());
         this.journal = settings.journal() == null ? null : startJournal(settings.journal());
     }
 
@@ -147,14 +147,23 @@ public final class DiskLogEngine implements LogEngine {
     /** Opens a partition's log in the log dir its placement names (placing a new partition first). */
     private DiskPartitionLog openPlaced(TopicPartition tp, LogConfig config, int leaderEpoch) {
         try {
-            PartitionFiles files = placements.files(placements.resolve(tp), tp);
-            PartitionRecovery.Recovered recovered = new PartitionRecovery(fs, codec, files, config)
-                    .open(leaderEpoch, clock.nowMs());
-            return new DiskPartitionLog(tp, files, fs, codec, io, scheduler, listener, settings, config, recovered,
-                    journal);
+            return openFiles(placements.files(placements.resolve(tp, leaderEpoch), tp), tp, config, leaderEpoch, false);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open the log of " + tp + ": " + e.getMessage(), e);
         }
+    }
+
+    /** A move's open, in a member it names: at exactly the epoch it led at, never a newer leader's. */
+    private DiskPartitionLog openForMove(TopicPartition tp, String member, LogConfig config, int leaderEpoch)
+            throws IOException {
+        return openFiles(placements.files(member, tp), tp, config, leaderEpoch, true);
+    }
+
+    private DiskPartitionLog openFiles(PartitionFiles files, TopicPartition tp, LogConfig config, int leaderEpoch,
+                                       boolean exactEpoch) throws IOException {
+        PartitionRecovery.Recovered recovered = new PartitionRecovery(fs, codec, files, config)
+                .open(leaderEpoch, exactEpoch, clock.nowMs());
+        return new DiskPartitionLog(tp, files, fs, codec, io, scheduler, listener, settings, config, recovered, journal);
     }
 
     @Override

@@ -97,7 +97,7 @@ final class LogDirCopy {
      * recovery of the target removes those, as the source's would).
      */
     private static boolean isPartitionFile(String name) {
-        return !name.equals(PartitionPlacements.RECORD) && !name.equals(PartitionPlacements.MOVE)
+        return !PartitionState.Placement.isRecord(name) && !name.equals(PartitionPlacements.MOVE)
                 && !name.startsWith(".") && !PartitionFiles.isCleaned(name);
     }
 

@@ -95,8 +95,9 @@ public interface LogEngine extends AutoCloseable {
     interface LogSwap {
         /**
          * Stops serving {@code current} (requests for the partition are answered NOT_LEADER_OR_FOLLOWER meanwhile),
-         * then serves what {@code replacement} returns; nothing, and false, when {@code current} is not served (any
-         * more). Topic changes wait until it returns.
+         * then serves what {@code replacement} returns (nothing when it returns null: a newer leader took the
+         * partition over meanwhile); nothing, and false, when {@code current} is not served (any more). Topic changes
+         * wait until it returns.
          */
         boolean swap(PartitionLog current, Supplier<PartitionLog> replacement);
     }

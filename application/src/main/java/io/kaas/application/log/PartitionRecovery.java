@@ -63,8 +63,17 @@ final class PartitionRecovery {
         this.config = config;
     }
 
-    Recovered open(int requestedEpoch, long nowMs) throws IOException {
+    /**
+     * @param exactEpoch refuse (an IOException) when a newer leader fenced the files already, rather than go on at
+     *                   its epoch: a move's open of its own copy, which must never run a newer leader's recovery
+     */
+    Recovered open(int requestedEpoch, boolean exactEpoch, long nowMs) throws IOException {
         fs.createDirectories(files.dir());
+        Optional<PartitionState.Manifest> fenced = read(files.manifest(), PartitionState.Manifest.class);
+        if (exactEpoch && fenced.isPresent() && fenced.get().epoch() > requestedEpoch) {
+            throw new IOException(files.dir() + " was taken over at leader epoch " + fenced.get().epoch()
+                    + "; not opening it at epoch " + requestedEpoch);
+        }
         // first: a cleaning's swap is completed or undone before any segment is read
         cleanedThrough = CleaningSwapFiles.recover(fs, codec, files);
         Optional<PartitionState.Manifest> manifest = read(files.manifest(), PartitionState.Manifest.class);

@@ -4,6 +4,10 @@ import io.kaas.domain.idempotence.BatchMetadata;
 import io.kaas.domain.idempotence.ProducerWindow;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** The small JSON files beside a partition's segments. */
 public final class PartitionState {
@@ -83,13 +87,80 @@ public final class PartitionState {
     }
 
     /**
-     * {@code log-dir.json}, in the partition's directory under the data directory: the log dir holding the
-     * partition's files, by name. Its absence means the data directory itself. In a cluster the operator writes
-     * it when it creates the partition, before any broker can open it.
+     * {@code log-dir.json} or {@code log-dir.<epoch>.json}, in the partition's directory under the data directory:
+     * the log dir holding the partition's files, by name. No record means the data directory itself. In a cluster
+     * the operator writes {@code log-dir.json} when it creates the partition, before any broker can open it; each
+     * leader then records the placement at its own epoch ({@link #file}), the highest epoch's in force.
      */
-    public record Placement(String logDir) {
-        /** The record's file name. */
+    public record Placement(String logDir, boolean moved) {
+        /** The operator's record, written when it creates the partition, and a standalone broker's; epoch -1. */
         public static final String FILE = "log-dir.json";
+        /** The record a partition's creation writes. */
+        public static Placement created(String logDir) {
+            return new Placement(logDir, false);
+        }
+
+        /**
+         * The record of a move's switch (or of its undoing) by the leader at the record's epoch: it decides the
+         * placement whatever the records of lower epochs say. A takeover's record only repeats the one in force below
+         * its epoch ({@code moved} false), and is re-derived from them when its leader opens the partition again.
+         */
+        public static Placement moved(String logDir) {
+            return new Placement(logDir, true);
+        }
+
+        /** The epoch {@link #FILE} stands at: below every leader's. */
+        public static final int CREATION_EPOCH = -1;
+        private static final Pattern LEADER_FILE = Pattern.compile("log-dir\\.(0|[1-9][0-9]{0,9})\\.json");
+
+        /**
+         * {@code log-dir.<epoch>.json}: the placement as the leader at {@code leaderEpoch} recorded it. Each leader
+         * writes only its own epoch's file, so no write replaces another leader's, and the highest epoch's record is
+         * the placement in force ({@link #inForce}): a deposed leader's late record loses to its successor's.
+         */
+        public static String file(int leaderEpoch) {
+            return "log-dir." + leaderEpoch + ".json";
+        }
+
+        /** The epoch of a placement record's file name ({@link #CREATION_EPOCH} for {@link #FILE}); empty for others. */
+        public static OptionalInt epochOf(String fileName) {
+            if (fileName.equals(FILE)) {
+                return OptionalInt.of(CREATION_EPOCH);
+            }
+            Matcher matcher = LEADER_FILE.matcher(fileName);
+            if (!matcher.matches()) {
+                return OptionalInt.empty();
+            }
+            long epoch = Long.parseLong(matcher.group(1));
+            return epoch > Integer.MAX_VALUE ? OptionalInt.empty() : OptionalInt.of((int) epoch);
+        }
+
+        /** Whether a file of a partition's directory is a placement record. */
+        public static boolean isRecord(String fileName) {
+            return epochOf(fileName).isPresent();
+        }
+
+        /**
+         * Of a partition directory's file names, the placement record in force: the highest epoch's; empty when
+         * there is none (the partition is in the data directory).
+         */
+        public static Optional<String> inForce(Collection<String> fileNames) {
+            return inForce(fileNames, Long.MAX_VALUE);
+        }
+
+        /** {@link #inForce(Collection)} among the records below {@code belowEpoch}: what a takeover at it finds. */
+        public static Optional<String> inForce(Collection<String> fileNames, long belowEpoch) {
+            String best = null;
+            int bestEpoch = Integer.MIN_VALUE;
+            for (String name : fileNames) {
+                OptionalInt epoch = epochOf(name);
+                if (epoch.isPresent() && epoch.getAsInt() < belowEpoch && epoch.getAsInt() > bestEpoch) {
+                    best = name;
+                    bestEpoch = epoch.getAsInt();
+                }
+            }
+            return Optional.ofNullable(best);
+        }
     }
 
     /**

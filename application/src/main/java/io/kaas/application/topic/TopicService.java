@@ -454,7 +454,10 @@ public final class TopicService implements TopicConfigWriter {
             return false;
         }
         logs.remove(tp);
-        logs.put(tp, replacement.get());
+        PartitionLog next = replacement.get();
+        if (next != null) {
+            logs.put(tp, next);
+        }
         return true;
     }
 

@@ -14,7 +14,7 @@ import java.util.Map;
 public record VolumePlacement(Map<String, String> assignments, int partitionsOutsideSpec) {
 
     /**
-     * @param recorded           the placements recorded so far (the partitions' {@code log-dir.json}), by partition
+     * @param recorded           the placements recorded so far (each partition's record in force), by partition
      *                           index; an existing partition without a record is on the data volume, where a
      *                           single-volume layout put it
      * @param existingPartitions how many partitions exist already

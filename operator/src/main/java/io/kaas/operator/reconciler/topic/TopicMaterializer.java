@@ -110,7 +110,8 @@ public final class TopicMaterializer {
             Path dir = layout.partitionDir(topic, p);
             String key = Integer.toString(p);
             if (p < existing) {
-                files.read(dir.resolve(PartitionState.Placement.FILE), PartitionState.Placement.class)
+                PartitionState.Placement.inForce(files.list(dir))
+                        .flatMap(record -> files.read(dir.resolve(record), PartitionState.Placement.class))
                         .ifPresent(placement -> placed.put(key, placement.logDir()));
             } else if (files.list(dir).stream().anyMatch(name -> SegmentName.parseLogFile(name).isPresent())) {
                 placed.put(key, PoolVolume.DEFAULT_NAME);
@@ -122,7 +123,8 @@ public final class TopicMaterializer {
     /**
      * A new partition: its directory on {@code volume} (emptied first: an earlier attempt may have left files, and no
      * broker opened them, the stored count not including the partition), then its directory on the data volume with
-     * the record naming {@code volume}, which is what a broker opens it by.
+     * the record naming {@code volume}, which is what a broker opens it by. Leaders' records there ({@code
+     * log-dir.<epoch>.json}, which would win over it) can only be a previous incarnation's: they go first.
      */
     private void createPartition(String topic, int partition, String volume) {
         if (!volume.equals(PoolVolume.DEFAULT_NAME)) {
@@ -130,10 +132,12 @@ public final class TopicMaterializer {
             files.deleteTree(dir);
             files.createDirectories(dir);
         }
-        files.write(placementRecord(topic, partition), new PartitionState.Placement(volume));
-    }
-
-    private Path placementRecord(String topic, int partition) {
-        return layout.partitionDir(topic, partition).resolve(PartitionState.Placement.FILE);
+        Path anchor = layout.partitionDir(topic, partition);
+        for (String name : files.list(anchor)) {
+            if (PartitionState.Placement.isRecord(name) && !name.equals(PartitionState.Placement.FILE)) {
+                files.delete(anchor.resolve(name));
+            }
+        }
+        files.write(anchor.resolve(PartitionState.Placement.FILE), PartitionState.Placement.created(volume));
     }
 }

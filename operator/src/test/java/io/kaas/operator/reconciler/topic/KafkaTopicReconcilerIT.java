@@ -341,6 +341,34 @@ class KafkaTopicReconcilerIT {
     }
 
     @Test
+    void aPartitionItsLeaderMovedIsReportedWhereItIsAndNeverPlacedAgain() throws IOException {
+        startWithPool(NO_SWEEP_AFTER_THE_FIRST, member("bulk", false, false, Map.of()),
+                member("premium", false, false, Map.of()));
+        create("orders", 2, storage(List.of("premium"), null));
+        awaitReady("orders", 1);
+        // what a broker's move of orders-1 to bulk leaves: the files there, its switch recorded at its leader epoch
+        Path segment = Files.createDirectories(vols.resolve("bulk/orders/1"))
+                .resolve("00000003-00000000000000000000.log");
+        Files.write(segment, new byte[] {1, 2, 3});
+        Path switched = data.resolve("orders/1/log-dir.3.json");
+        Files.writeString(switched, "{\"logDir\": \"bulk\", \"moved\": true}");
+
+        topic("orders").edit(t -> {
+            t.getSpec().setPartitions(3);
+            return t;
+        });
+
+        KafkaTopic grown = awaitReady("orders", 2);
+        assertThat(grown.getStatus().getVolumeAssignments()).as("the record in force, the leader's")
+                .containsExactlyInAnyOrderEntriesOf(Map.of("0", "premium", "1", "bulk", "2", "premium"));
+        assertThat(grown.getStatus().getPartitionsOutsideSpec()).isEqualTo(1);
+        assertThat(json(switched).get("logDir").asText()).isEqualTo("bulk");
+        assertThat(Files.readAllBytes(segment)).as("the moved partition is not touched").containsExactly(1, 2, 3);
+        assertThat(placements("orders", 3)).as("the operator's own records").containsExactly("premium", "premium",
+                "premium");
+    }
+
+    @Test
     void anAdoptedDirectorysPartitionThatHoldsALogStaysOnTheDataVolume() throws IOException {
         Path segment = data.resolve("orders/0/00000001-00000000000000000000.log"); // no stamp: adopted, not reclaimed
         Files.createDirectories(segment.getParent());
@@ -408,7 +436,7 @@ class KafkaTopicReconcilerIT {
         client.resource(topic).create();
     }
 
-    /** The member each partition's placement record (what brokers open it by) names, in partition order. */
+    /** The member each partition's creation record ({@code log-dir.json}) names, in partition order. */
     private List<String> placements(String topic, int partitions) throws IOException {
         List<String> members = new ArrayList<>();
         for (int p = 0; p < partitions; p++) {

@@ -91,7 +91,7 @@ class LogDirMoveTest {
             fixture.sim.createDirectories(anchor);
             if (p != 2) {
                 fixture.sim.writeAtomically(anchor.resolve("log-dir.json"), fixture.codec.encode(
-                        new PartitionState.Placement(p % 2 == 1 ? "bulk" : "default")));
+                        PartitionState.Placement.created(p % 2 == 1 ? "bulk" : "default")));
             }
             if (p % 2 == 1) {
                 fixture.sim.createDirectories(BULK.resolve("t").resolve(Integer.toString(p)));
@@ -112,11 +112,16 @@ class LogDirMoveTest {
         assertThat(readAll(fixture.open(TOPIC, 3), 0)).hasSameSizeAs(written);
 
         Served served = new Served(fixture.open(TOPIC, 0));
-        assertThat(fixture.engine().moveLog(P0, "/vols/bulk", served)).as("no move on a shared volume")
-                .isEqualTo(KafkaError.INVALID_REQUEST);
-        assertThat(fixture.engine().moveLog(P0, "/data", served)).as("there already").isEqualTo(KafkaError.NONE);
+        assertThat(fixture.engine().moveLog(TOPIC.partition(0), "/vols/bulk", served)).isEqualTo(KafkaError.NONE);
         fixture.mover.runAll();
-        assertThat(fixture.engine().logDirOf(P0)).contains("/data");
+        assertThat(fixture.engine().logDirOf(P0)).as("moved by its leader").contains("/vols/bulk");
+        assertThat(fixture.file(TOPIC, 0, PartitionState.Placement.file(0))).as("the switch, at the leader's epoch")
+                .map(bytes -> new String(bytes, StandardCharsets.UTF_8)).hasValueSatisfying(record ->
+                        assertThat(record).contains("\"bulk\"").contains("\"moved\" : true"));
+        assertThat(fixture.file(TOPIC, 0, PartitionState.Placement.FILE)).as("the operator's record stays")
+                .isPresent();
+        assertThat(fixture.engine().moveLog(TOPIC.partition(2), "/vols/bulk", new Served(null)))
+                .as("not open here: led elsewhere, and no preference kept").isEqualTo(KafkaError.REPLICA_NOT_AVAILABLE);
     }
 
     @Test
