@@ -7,19 +7,24 @@
 #   promise:  Apache with its defaults (no fsync)  vs  kaas as it ships (an fsync behind every acks=all answer),
 #             the comparison users make (issue 15); KAAS_LOG_JOURNAL=true in the environment is passed on to kaas
 # Scenarios per pass (the shared harness): produce 1 KiB acks=all, consume from the beginning, produce 100 B
-# acks=all, fixed-rate end-to-end latency. Results land in docs/perf/<date>-<pairing>.md.
-#   bench/run.sh [--pairing durable|default|promise|both] [--rounds N] [--quick]   (both: durable and default)
+# acks=all, fixed-rate end-to-end latency. Results land in docs/perf/<date>-<pairing>[-journal][-pN][-Nproducers].md.
+#   bench/run.sh [--pairing durable|default|promise|both] [--rounds N] [--quick] [--partitions N] [--producers N]
+# (both: durable and default). --partitions: of every scenario's topic (default 6); --producers: the two produce
+# scenarios split their records over N producers in one client JVM (bench/ParallelProducers.java; default: one
+# ProducerPerformance). -journal in the name: KAAS_LOG_JOURNAL=true.
 # Needs ../shared/tools/perf (the benchmark harness and the Apache launcher), Java 17, Maven, python3.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 PERF="${PERF:-$ROOT/../shared/tools/perf}"
-PAIRING=both; ROUNDS=1; QUICK=""
+PAIRING=both; ROUNDS=1; QUICK=""; PARTITIONS_OPT=""; PRODUCERS_OPT=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --pairing) PAIRING="$2"; shift ;;
     --rounds) ROUNDS="$2"; shift ;;
     --quick) QUICK=--quick ;;
-    *) sed -n '2,10p' "$0" >&2; exit 2 ;;
+    --partitions) PARTITIONS_OPT="$2"; shift ;;
+    --producers) PRODUCERS_OPT="$2"; shift ;;
+    *) sed -n '2,14p' "$0" >&2; exit 2 ;;
   esac
   shift
 done
@@ -28,6 +33,14 @@ cd "$ROOT"
 [ -f bootstrap/target/kaas.jar ] || mvn -B -q -DskipTests package -pl bootstrap -am
 KAAS_PORT=39292
 LARGE_FLUSH=1000000000
+SHAPE=""  # the report name's suffix and the options that made it
+if [ "${KAAS_LOG_JOURNAL:-false}" = true ]; then SHAPE="-journal"; fi
+if [ -n "$PARTITIONS_OPT" ]; then export PARTITIONS="$PARTITIONS_OPT"; SHAPE="$SHAPE-p$PARTITIONS_OPT"; fi
+if [ -n "$PRODUCERS_OPT" ]; then
+  # the harness runs its tools through KAFKA_SH: this one swaps ProducerPerformance for N producers in one JVM
+  export PEER_KAFKA_SH="$PERF/../peer-kafka.sh" PRODUCERS="$PRODUCERS_OPT" KAFKA_SH="$ROOT/bench/lib/parallel-producers-kafka.sh"
+  SHAPE="$SHAPE-${PRODUCERS_OPT}producers"
+fi
 
 run_pairing() { # name apache-extra kaas-flush
   local name="$1" apache="$2" flush="$3" out
@@ -44,7 +57,7 @@ run_pairing() { # name apache-extra kaas-flush
 }
 
 report() { # name outdir a-start b-start
-  local file="docs/perf/$(date +%Y-%m-%d)-$1.md"
+  local file="docs/perf/$(date +%Y-%m-%d)-$1$SHAPE.md"
   {
     echo "# kaas vs Apache Kafka 3.7.2 — $1 pairing, $(date -u +%Y-%m-%dT%H:%MZ)"
     echo
@@ -52,7 +65,7 @@ report() { # name outdir a-start b-start
     echo "disk: $(df -h "$ROOT" | awk 'NR==2 {print $1 " (" $2 ")"}'), $(findmnt -no FSTYPE -T "$ROOT" 2>/dev/null || echo '?'); Java: $(java -version 2>&1 | head -1)."
     echo "kaas commit: $(git rev-parse --short HEAD)$(git diff --quiet || echo ' (with local changes)')."
     echo
-    echo "Command: \`bench/run.sh --pairing $1 --rounds $ROUNDS $QUICK\`, which runs \`../shared/tools/perf/compare.sh\` with"
+    echo "Command: \`$([ "${KAAS_LOG_JOURNAL:-false}" = true ] && echo 'KAAS_LOG_JOURNAL=true ')bench/run.sh --pairing $1 --rounds $ROUNDS $QUICK$([ -n "$PARTITIONS_OPT" ] && echo " --partitions $PARTITIONS_OPT")$([ -n "$PRODUCERS_OPT" ] && echo " --producers $PRODUCERS_OPT")\`, which runs \`../shared/tools/perf/compare.sh\` with"
     echo "- A: \`$3\`"
     echo "- B: \`$4\`"
     echo
