@@ -6,9 +6,10 @@
 #   default:  Apache with its defaults (page cache, no fsync)               vs  kaas with a large flush interval
 #   promise:  Apache with its defaults (no fsync)  vs  kaas as it ships (an fsync behind every acks=all answer),
 #             the comparison users make (issue 15); KAAS_LOG_JOURNAL=true in the environment is passed on to kaas
+#   journal:  kaas with an fsync per partition file (A)  vs  kaas with the log journal (B), both flush interval 1
 # Scenarios per pass (the shared harness): produce 1 KiB acks=all, consume from the beginning, produce 100 B
 # acks=all, fixed-rate end-to-end latency. Results land in docs/perf/<date>-<pairing>[-journal][-pN][-Nproducers].md.
-#   bench/run.sh [--pairing durable|default|promise|both] [--rounds N] [--quick] [--partitions N] [--producers N]
+#   bench/run.sh [--pairing durable|default|promise|journal|both] [--rounds N] [--quick] [--partitions N] [--producers N]
 # (both: durable and default). --partitions: of every scenario's topic (default 6); --producers: the two produce
 # scenarios split their records over N producers in one client JVM (bench/ParallelProducers.java; default: one
 # ProducerPerformance). -journal in the name: KAAS_LOG_JOURNAL=true.
@@ -42,11 +43,15 @@ if [ -n "$PRODUCERS_OPT" ]; then
   SHAPE="$SHAPE-${PRODUCERS_OPT}producers"
 fi
 
+kaas_start() { # port data-dir flush journal
+  echo "rm -rf $2 && KAAS_PORT=$1 KAAS_HEALTH_PORT=0 KAAS_DATA_DIR=$2 KAAS_FLUSH_INTERVAL_MESSAGES=$3 KAAS_LOG_JOURNAL=$4 KAAS_GROUP_INITIAL_REBALANCE_DELAY_MS=0 java -Xmx1g -jar $ROOT/bootstrap/target/kaas.jar"
+}
+
 run_pairing() { # name apache-extra kaas-flush
   local name="$1" apache="$2" flush="$3" out
   out="$(mktemp -d "/tmp/kaas-bench-$name-XXXX")"
   local a_start="rm -rf /tmp/kaas-bench-apache && $PERF/../peer-kafka.sh start 39092 /tmp/kaas-bench-apache $apache"
-  local b_start="rm -rf /tmp/kaas-bench-kaas && KAAS_PORT=$KAAS_PORT KAAS_DATA_DIR=/tmp/kaas-bench-kaas KAAS_FLUSH_INTERVAL_MESSAGES=$flush KAAS_LOG_JOURNAL=${KAAS_LOG_JOURNAL:-false} KAAS_GROUP_INITIAL_REBALANCE_DELAY_MS=0 java -Xmx1g -jar $ROOT/bootstrap/target/kaas.jar"
+  local b_start; b_start="$(kaas_start "$KAAS_PORT" /tmp/kaas-bench-kaas "$flush" "${KAAS_LOG_JOURNAL:-false}")"
   "$PERF/compare.sh" $QUICK --rounds "$ROUNDS" --out "$out" \
     --a-name "Apache Kafka 3.7.2 ($([ -n "$apache" ] && echo "$apache" || echo defaults))" \
     --a-start "$a_start" --a-stop "$PERF/../peer-kafka.sh stop /tmp/kaas-bench-apache; rm -rf /tmp/kaas-bench-apache" \
@@ -54,6 +59,20 @@ run_pairing() { # name apache-extra kaas-flush
     --b-name "kaas (KAAS_FLUSH_INTERVAL_MESSAGES=$flush, KAAS_LOG_JOURNAL=${KAAS_LOG_JOURNAL:-false})" --b-start "$b_start" \
     --b-stop "rm -rf /tmp/kaas-bench-kaas" --b-bootstrap "127.0.0.1:$KAAS_PORT"
   report "$name" "$out" "$a_start" "$b_start"
+}
+
+# kaas against kaas: the per-partition fsync path (A) and the log journal (B) in one alternation
+run_journal_pairing() {
+  local out a_start b_start
+  out="$(mktemp -d "/tmp/kaas-bench-journal-XXXX")"
+  a_start="$(kaas_start 39392 /tmp/kaas-bench-kaas-a 1 false)"
+  b_start="$(kaas_start "$KAAS_PORT" /tmp/kaas-bench-kaas 1 true)"
+  "$PERF/compare.sh" $QUICK --rounds "$ROUNDS" --out "$out" \
+    --a-name "kaas (KAAS_FLUSH_INTERVAL_MESSAGES=1, per-partition fsync)" --a-start "$a_start" \
+    --a-stop "rm -rf /tmp/kaas-bench-kaas-a" --a-bootstrap 127.0.0.1:39392 \
+    --b-name "kaas (KAAS_FLUSH_INTERVAL_MESSAGES=1, KAAS_LOG_JOURNAL=true)" --b-start "$b_start" \
+    --b-stop "rm -rf /tmp/kaas-bench-kaas" --b-bootstrap "127.0.0.1:$KAAS_PORT"
+  report journal "$out" "$a_start" "$b_start"
 }
 
 report() { # name outdir a-start b-start
@@ -69,7 +88,7 @@ report() { # name outdir a-start b-start
     echo "- A: \`$3\`"
     echo "- B: \`$4\`"
     echo
-    echo "B/A is kaas over Apache: above 1 is better for throughput (records/s, MB/s), below 1 for latency and CPU."
+    echo "B/A is $([ "$1" = journal ] && echo 'kaas with the journal over kaas without' || echo 'kaas over Apache'): above 1 is better for throughput (records/s, MB/s), below 1 for latency and CPU."
     echo "Read the noise floor in ../shared/tools/perf/README.md before trusting a ratio."
     echo
     echo '```'
@@ -83,6 +102,7 @@ case "$PAIRING" in
   durable) run_pairing durable "log.flush.interval.messages=1" 1 ;;
   default) run_pairing default "" "$LARGE_FLUSH" ;;
   promise) run_pairing promise "" 1 ;;
+  journal) SHAPE="${SHAPE#-journal}"; run_journal_pairing ;;
   both) run_pairing durable "log.flush.interval.messages=1" 1; run_pairing default "" "$LARGE_FLUSH" ;;
   *) echo "unknown pairing: $PAIRING" >&2; exit 2 ;;
 esac
