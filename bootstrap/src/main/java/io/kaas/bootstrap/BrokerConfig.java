@@ -263,7 +263,6 @@ public record BrokerConfig(String bindHost, int port, List<ListenerConfig> liste
         return config;
     }
 
-    /** Cluster mode when {@code MY_POD_NAME} is set: the pod's identity and the cluster's plumbing. */
     /** Apache's broker-wide connection limits, with its startup checks. */
     private static ConnectionLimits connectionLimits(Reader r) {
         int perIp = r.integer("KAAS_MAX_CONNECTIONS_PER_IP", ConnectionLimits.UNLIMITED, 0, Integer.MAX_VALUE);
@@ -291,6 +290,7 @@ public record BrokerConfig(String bindHost, int port, List<ListenerConfig> liste
                         Integer.MAX_VALUE));
     }
 
+    /** Cluster mode when {@code MY_POD_NAME} is set: the pod's identity and the cluster's plumbing. */
     private static Optional<ClusterSettings> clusterSettings(Reader r) {
         String pod = r.string("MY_POD_NAME", "");
         if (pod.isEmpty()) {

@@ -1,5 +1,6 @@
 package io.kaas.domain.quota;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -32,7 +33,8 @@ public record ConnectionLimits(int maxConnections, int maxConnectionsPerIp, Map<
             Map.of(), Map.of());
 
     public ConnectionLimits {
-        perIpOverrides = Map.copyOf(perIpOverrides);
+        // in the order written: DescribeConfigs shows them as they were configured
+        perIpOverrides = Collections.unmodifiableMap(new LinkedHashMap<>(perIpOverrides));
         listenerMaxConnections = Map.copyOf(listenerMaxConnections);
         listenerCreationRates = Map.copyOf(listenerCreationRates);
     }
