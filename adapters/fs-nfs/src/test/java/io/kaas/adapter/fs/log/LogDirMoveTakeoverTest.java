@@ -9,7 +9,6 @@ import io.kaas.application.log.AppendResult;
 import io.kaas.application.log.DiskLogEngine;
 import io.kaas.application.log.LogConfig;
 import io.kaas.application.log.LogDirectories;
-import io.kaas.application.log.LogEngine;
 import io.kaas.application.log.PartitionLog;
 import io.kaas.application.log.PartitionState;
 import io.kaas.application.port.out.Filesystem;
@@ -27,8 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -84,7 +81,7 @@ class LogDirMoveTakeoverTest {
         final ManualExecutor bIo = new ManualExecutor();
         final DiskLogEngine brokerA;
         final DiskLogEngine brokerB;
-        final Served servedByA;
+        final ServedLog servedByA;
         final List<byte[]> acknowledged = new ArrayList<>();
         private final int takeoverAt;
         private int calls;
@@ -108,7 +105,7 @@ class LogDirMoveTakeoverTest {
             };
             brokerA = engine(seenByA, aIo, aMover, 1);
             brokerB = engine(f.fs, bIo, new ManualExecutor(), 2);
-            servedByA = new Served(brokerA.takeOver(TOPIC, P0, config(), 1));
+            servedByA = new ServedLog(brokerA.takeOver(TOPIC, P0, config(), 1));
             for (int i = 0; i < 8; i++) {
                 appendByA();
             }
@@ -195,25 +192,6 @@ class LogDirMoveTakeoverTest {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-        }
-    }
-
-    /** What a {@code TopicService} does with a swap: serves one log per partition, none once superseded. */
-    private static final class Served implements LogEngine.LogSwap {
-        final AtomicReference<PartitionLog> log = new AtomicReference<>();
-
-        Served(PartitionLog log) {
-            this.log.set(log);
-        }
-
-        @Override
-        public boolean swap(PartitionLog current, Supplier<PartitionLog> replacement) {
-            if (log.get() != current) {
-                return false;
-            }
-            log.set(null);
-            log.set(replacement.get());
-            return true;
         }
     }
 

@@ -9,7 +9,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.kaas.adapter.fs.sim.CrashingFilesystem;
 import io.kaas.application.log.DiskLogEngine;
 import io.kaas.application.log.LogDirectories;
-import io.kaas.application.log.LogEngine;
 import io.kaas.application.log.PartitionLog;
 import io.kaas.application.log.PartitionState;
 import io.kaas.domain.error.KafkaError;
@@ -24,8 +23,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -111,7 +108,7 @@ class LogDirMoveTest {
         assertThat(segmentsIn(EngineFixture.ROOT, "t", 3)).isEmpty();
         assertThat(readAll(fixture.open(TOPIC, 3), 0)).hasSameSizeAs(written);
 
-        Served served = new Served(fixture.open(TOPIC, 0));
+        ServedLog served = new ServedLog(fixture.open(TOPIC, 0));
         assertThat(fixture.engine().moveLog(TOPIC.partition(0), "/vols/bulk", served)).isEqualTo(KafkaError.NONE);
         fixture.mover.runAll();
         assertThat(fixture.engine().logDirOf(P0)).as("moved by its leader").contains("/vols/bulk");
@@ -120,7 +117,7 @@ class LogDirMoveTest {
                         assertThat(record).contains("\"bulk\"").contains("\"moved\" : true"));
         assertThat(fixture.file(TOPIC, 0, PartitionState.Placement.FILE)).as("the operator's record stays")
                 .isPresent();
-        assertThat(fixture.engine().moveLog(TOPIC.partition(2), "/vols/bulk", new Served(null)))
+        assertThat(fixture.engine().moveLog(TOPIC.partition(2), "/vols/bulk", new ServedLog(null)))
                 .as("not open here: led elsewhere, and no preference kept").isEqualTo(KafkaError.REPLICA_NOT_AVAILABLE);
     }
 
@@ -138,7 +135,7 @@ class LogDirMoveTest {
 
     @Test
     void aMoveCopiesTheLogAndServesItFromTheTargetWithNothingLostOrRepeated() {
-        Served served = new Served(fixture.open(TOPIC, 0));
+        ServedLog served = new ServedLog(fixture.open(TOPIC, 0));
         List<byte[]> written = appendBatches(served.log.get(), 10);
 
         assertThat(fixture.engine().moveLog(P0, "/vols/bulk", served)).isEqualTo(KafkaError.NONE);
@@ -162,7 +159,7 @@ class LogDirMoveTest {
 
     @Test
     void theAnswersOfAlterReplicaLogDirs() throws IOException {
-        Served served = new Served(fixture.open(TOPIC, 0));
+        ServedLog served = new ServedLog(fixture.open(TOPIC, 0));
         DiskLogEngine engine = fixture.engine();
 
         assertThat(engine.moveLog(P0, "/vols/nowhere", served)).isEqualTo(KafkaError.LOG_DIR_NOT_FOUND);
@@ -188,7 +185,7 @@ class LogDirMoveTest {
             fixture = fixture();
             CrashingFilesystem crashing = new CrashingFilesystem(fixture.fs, crashAt);
             fixture.engineFs = crashing;
-            Served served = new Served(fixture.open(TOPIC, 0));
+            ServedLog served = new ServedLog(fixture.open(TOPIC, 0));
             List<byte[]> written = appendBatches(served.log.get(), 8);
             crashing.arm();
             boolean finished = false;
@@ -217,25 +214,6 @@ class LogDirMoveTest {
                 assertThat(crashAt).as("file steps a move takes").isGreaterThan(20);
                 return;
             }
-        }
-    }
-
-    /** What a {@code TopicService} does with a swap: serves one log per partition, the new one after a switch. */
-    private static final class Served implements LogEngine.LogSwap {
-        final AtomicReference<PartitionLog> log = new AtomicReference<>();
-
-        Served(PartitionLog log) {
-            this.log.set(log);
-        }
-
-        @Override
-        public boolean swap(PartitionLog current, Supplier<PartitionLog> replacement) {
-            if (log.get() != current) {
-                return false;
-            }
-            log.set(null);
-            log.set(replacement.get());
-            return true;
         }
     }
 
