@@ -2,6 +2,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -72,10 +75,10 @@ public class ParallelProducers {
       thread.start();
       threads.add(thread);
     }
-    Thread reporter = new Thread(() -> window.printEvery(5_000, payload.length), "window");
-    reporter.setDaemon(true);
-    reporter.start();
+    ScheduledExecutorService reporter = Executors.newSingleThreadScheduledExecutor();
+    reporter.scheduleAtFixedRate(() -> window.print(payload.length), 5, 5, TimeUnit.SECONDS);
     for (Thread thread : threads) thread.join();
+    reporter.shutdownNow();
     double seconds = (System.nanoTime() - start) / 1e9;
 
     int[] all = Arrays.stream(latencies).flatMapToInt(Arrays::stream).sorted().toArray();
@@ -101,25 +104,16 @@ public class ParallelProducers {
       latencyMax = Math.max(latencyMax, latencyMs);
     }
 
-    void printEvery(long ms, int size) {
-      while (true) {
-        try {
-          Thread.sleep(ms);
-        } catch (InterruptedException e) {
-          return;
-        }
-        synchronized (this) {
-          long now = System.nanoTime();
-          double seconds = (now - since) / 1e9;
-          System.out.printf("%d records sent, %.1f records/sec (%.2f MB/sec), %.1f ms avg latency, %.1f ms max latency.%n",
-              count, count / seconds, count * (double) size / seconds / (1024 * 1024),
-              count == 0 ? 0.0 : latencySum / (double) count, (double) latencyMax);
-          count = 0;
-          latencySum = 0;
-          latencyMax = 0;
-          since = now;
-        }
-      }
+    synchronized void print(int size) {
+      long now = System.nanoTime();
+      double seconds = (now - since) / 1e9;
+      System.out.printf("%d records sent, %.1f records/sec (%.2f MB/sec), %.1f ms avg latency, %.1f ms max latency.%n",
+          count, count / seconds, count * (double) size / seconds / (1024 * 1024),
+          count == 0 ? 0.0 : latencySum / (double) count, (double) latencyMax);
+      count = 0;
+      latencySum = 0;
+      latencyMax = 0;
+      since = now;
     }
   }
 
