@@ -34,14 +34,21 @@ requires_restart() {
   [ -n "${RESTART_BROKER:-}" ] || skip "no hook to restart this broker (run.sh --restart CMD / --peer-restart CMD)"
 }
 
+# requires_confluent_kafka: PY names the python (PARITY_PYTHON, default Debian's) that has confluent-kafka-python;
+# absent where it does not.
+requires_confluent_kafka() {
+  PY="${PARITY_PYTHON:-/usr/bin/python3}"
+  "$PY" -c 'import confluent_kafka' 2>/dev/null \
+    || absent "confluent-kafka-python is not installed for $PY (apt-get install python3-confluent-kafka)"
+}
+
 # confluent_kafka_program PROGRAM ARGS...: runs parity/clients/PROGRAM (HOST:PORT and a unique suffix
 # first) with librdkafka through Debian's confluent-kafka-python; fails with the program's own FAILED line
 # unless it printed ALL CHECKS PASSED; absent where the client is not installed.
 confluent_kafka_program() {
-  local py="${PARITY_PYTHON:-/usr/bin/python3}" script="$1"; shift
-  "$py" -c 'import confluent_kafka' 2>/dev/null \
-    || absent "confluent-kafka-python is not installed for $py (apt-get install python3-confluent-kafka)"
-  SHOW_LINES="${SHOW_LINES:-60}" program "$py" "$PARITY_DIR/clients/$script" "$BOOTSTRAP" "$$" "$@"
+  local script="$1"; shift
+  requires_confluent_kafka
+  SHOW_LINES="${SHOW_LINES:-60}" program "$PY" "$PARITY_DIR/clients/$script" "$BOOTSTRAP" "$$" "$@"
   expect_ok "$(grep -m1 '^FAILED' <<<"$OUT" || echo "exit status $RC")"
   expect "^ALL CHECKS PASSED$"
 }

@@ -4,9 +4,7 @@
 # outside them refused; a client without a certificate served nothing (parity/clients/confluent_kafka_secured.py).
 . "$(dirname "$0")/../lib.sh"
 requires_secure_listener SSL_MTLS_BOOTSTRAP SSL_CA_PEM SSL_CLIENT_CERT SSL_CLIENT_KEY SSL_CLIENT_PRINCIPAL
-PY="${PARITY_PYTHON:-/usr/bin/python3}"
-"$PY" -c 'import confluent_kafka' 2>/dev/null \
-  || absent "confluent-kafka-python is not installed for $PY (apt-get install python3-confluent-kafka)"
+requires_confluent_kafka
 allow_prefix "$SSL_CLIENT_PRINCIPAL" "parity-secured-$$"
 SHOW_LINES=60 program "$PY" "$PARITY_DIR/clients/confluent_kafka_secured.py" "$$" mtls
 expect_ok "$(grep -m1 '^FAILED' <<<"$OUT" || echo "exit status $RC")"

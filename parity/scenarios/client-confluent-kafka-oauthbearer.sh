@@ -6,9 +6,7 @@
 # (parity/clients/confluent_kafka_secured.py, parity/outcomes/).
 . "$(dirname "$0")/../lib.sh"
 requires_secure_listener SASL_SSL_OAUTHBEARER_BOOTSTRAP SSL_CA_PEM OAUTH_SIGNING_KEY OAUTH_KEY_ID OAUTH_ISSUER
-PY="${PARITY_PYTHON:-/usr/bin/python3}"
-"$PY" -c 'import confluent_kafka' 2>/dev/null \
-  || absent "confluent-kafka-python is not installed for $PY (apt-get install python3-confluent-kafka)"
+requires_confluent_kafka
 subject="parity-oauth-client-$$"
 allow_prefix "User:$subject" "parity-secured-$$"
 export OAUTH_TOKEN OAUTH_EXPIRED_TOKEN OAUTH_OTHER_TOKEN

@@ -2,9 +2,7 @@
 # idempotent zstd producer, a consumer group that resumes from its commits, transactions with
 # read_committed, offsets by timestamp (parity/clients/confluent_kafka_check.py).
 . "$(dirname "$0")/../lib.sh"
-PY="${PARITY_PYTHON:-/usr/bin/python3}"
-"$PY" -c 'import confluent_kafka' 2>/dev/null \
-  || absent "confluent-kafka-python is not installed for $PY (apt-get install python3-confluent-kafka)"
+requires_confluent_kafka
 SHOW_LINES=60 program "$PY" "$(dirname "$0")/../clients/confluent_kafka_check.py" "$BOOTSTRAP" "$$"
 expect_ok "$(grep -m1 '^FAILED' <<<"$OUT" || echo "exit status $RC")"
 expect "^ALL CHECKS PASSED$"

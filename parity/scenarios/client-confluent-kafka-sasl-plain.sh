@@ -5,9 +5,7 @@
 # with Apache 3.7.2's (parity/clients/confluent_kafka_secured.py, parity/outcomes/).
 . "$(dirname "$0")/../lib.sh"
 requires_secure_listener SASL_SSL_PLAIN_BOOTSTRAP SSL_CA_PEM SASL_USERNAME SASL_PASSWORD
-PY="${PARITY_PYTHON:-/usr/bin/python3}"
-"$PY" -c 'import confluent_kafka' 2>/dev/null \
-  || absent "confluent-kafka-python is not installed for $PY (apt-get install python3-confluent-kafka)"
+requires_confluent_kafka
 allow_prefix "User:$SASL_USERNAME" "parity-secured-$$"
 SHOW_LINES=60 program "$PY" "$PARITY_DIR/clients/confluent_kafka_secured.py" "$$" password PLAIN
 expect_ok "$(grep -m1 '^FAILED' <<<"$OUT" || echo "exit status $RC")"
