@@ -1,12 +1,14 @@
 package io.kaas.bootstrap;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.kaas.bootstrap.testing.ApacheTool;
 import io.kaas.bootstrap.testing.KaasBrokerExtension;
 import io.kaas.bootstrap.testing.RawKafkaConnection;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -79,28 +81,29 @@ class IpConnectionQuotaIT {
     @Test
     void aConnectionBurstOverTheIpsRateHasTheConnectionsPastTheRateClosedUnserved() throws Exception {
         alter(LOCALHOST, 3.0);
+        // The IP's window may still hold this test's admin connections and an earlier test's; throttled attempts are
+        // taken back out of the rate, so probing until one is served waits for the window to drain.
+        await("3 a second: a connection is served once the window has room")
+                .atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+                .until(() -> {
+                    try (RawKafkaConnection probe = RawKafkaConnection.connect("127.0.0.1", KAAS.kaas().port())) {
+                        return answered(probe);
+                    }
+                });
         // all opened first, so the burst is one however slowly each is then asked
         List<RawKafkaConnection> burst = new ArrayList<>();
-        int served = 0;
         int closed = 0;
         try {
             for (int i = 0; i < 12; i++) {
                 burst.add(RawKafkaConnection.connect("127.0.0.1", KAAS.kaas().port()));
             }
             for (RawKafkaConnection raw : burst) {
-                if (answered(raw)) {
-                    served++;
-                } else {
-                    closed++;
-                }
+                closed += answered(raw) ? 0 : 1;
             }
         } finally {
             burst.forEach(RawKafkaConnection::close);
         }
-        // How many fit depends on what the IP's 2-second window already holds (the tool connections of an earlier
-        // test count too), so only "some, not all" is certain.
-        assertThat(served).as("3 a second: the first of the burst are served").isPositive();
-        assertThat(closed).as("12 in quick succession: some are over the rate").isPositive();
+        assertThat(closed).as("12 in quick succession: those past the rate are closed").isPositive();
 
         alter(LOCALHOST, null);
         try (RawKafkaConnection raw = RawKafkaConnection.connect("127.0.0.1", KAAS.kaas().port())) {
