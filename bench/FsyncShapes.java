@@ -56,24 +56,29 @@ public final class FsyncShapes {
         }
     }
 
-    private enum Shape { PER_PARTITION, PER_PARTITION_PARALLEL, ONE_LOG }
+    private enum Shape { PER_PARTITION, PER_PARTITION_PARALLEL, ONE_LOG, ONE_LOG_PREWRITTEN }
 
     private static void measure(Shape shape, Path dir, int partitions, int bytes, int rounds, String device,
                                 ExecutorService pool, boolean print) throws Exception {
         List<FileChannel> files = new ArrayList<>();
-        int fileCount = shape == Shape.ONE_LOG ? 1 : partitions;
+        boolean oneLog = shape == Shape.ONE_LOG || shape == Shape.ONE_LOG_PREWRITTEN;
+        int fileCount = oneLog ? 1 : partitions;
         for (int i = 0; i < fileCount; i++) {
             files.add(FileChannel.open(dir.resolve(shape + "-" + i), StandardOpenOption.CREATE,
                     StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE));
         }
         ByteBuffer payload = ByteBuffer.allocateDirect(bytes);
+        if (shape == Shape.ONE_LOG_PREWRITTEN) { // zeros written and synced first: the rounds change no file size
+            prewrite(files.get(0), (long) rounds * partitions * bytes);
+        }
+        long[] position = new long[fileCount];
         long writes0 = deviceWrites(device);
         long cpu0 = processCpuNanos();
         long t0 = System.nanoTime();
         for (int r = 0; r < rounds; r++) {
             for (int p = 0; p < partitions; p++) {
-                FileChannel file = files.get(shape == Shape.ONE_LOG ? 0 : p);
-                file.write(payload.duplicate(), file.size());
+                int f = oneLog ? 0 : p;
+                position[f] += files.get(f).write(payload.duplicate(), position[f]);
             }
             switch (shape) {
                 case PER_PARTITION -> {
@@ -93,7 +98,7 @@ public final class FsyncShapes {
                         d.get();
                     }
                 }
-                case ONE_LOG -> files.get(0).force(false);
+                case ONE_LOG, ONE_LOG_PREWRITTEN -> files.get(0).force(false);
             }
         }
         double wallMs = (System.nanoTime() - t0) / 1e6 / rounds;
@@ -106,6 +111,14 @@ public final class FsyncShapes {
             System.out.printf("%-24s %10.3f %14.2f %12.3f%n", shape.name().toLowerCase().replace('_', '-'),
                     wallMs, writes, cpuMs);
         }
+    }
+
+    private static void prewrite(FileChannel file, long size) throws IOException {
+        ByteBuffer zeros = ByteBuffer.allocateDirect(1 << 20);
+        for (long at = 0; at < size; ) {
+            at += file.write(zeros.clear().limit((int) Math.min(zeros.capacity(), size - at)), at);
+        }
+        file.force(true);
     }
 
     private static long processCpuNanos() {

@@ -18,10 +18,11 @@ import java.util.zip.CRC32C;
  *       written back (a topic re-created under the same name gets a directory of that name again).</li>
  * </ul>
  *
- * <p>On disk: {@code length (int) | crc32c of the rest (int) | kind (byte) | path length (short) | path (UTF-8)},
- * then but for a tombstone {@code segment epoch (int) | segment base offset (long) | position (int)}, then the
- * batch bytes of a batch (kept by a void one, which only changes the kind and the CRC). A reader stops at the first entry that is short or fails its CRC: the torn tail of a
- * crash.
+ * <p>On disk: {@code length (int) | crc32c of the rest (int) | file sequence number (long) | kind (byte) | path
+ * length (short) | path (UTF-8)}, then but for a tombstone {@code segment epoch (int) | segment base offset (long) |
+ * position (int)}, then the batch bytes of a batch (kept by a void one, which only changes the kind and the CRC). A
+ * reader stops at the first entry that is short, fails its CRC, or names another file's sequence number: the torn
+ * tail of a crash, or what a recycled file held before (see {@link LogJournal}).
  *
  * @param segment  null for a tombstone
  * @param batch    empty for a tombstone
@@ -49,12 +50,12 @@ record JournalEntry(Kind kind, Path partitionDir, SegmentName segment, int posit
         return kind == Kind.TOMBSTONE;
     }
 
-    /** Everything but the batch bytes, which follow it on disk ({@link #encodedSize} long in all). */
-    ByteBuffer header() {
+    /** Everything but the batch bytes, which follow it on disk, as journal file {@code fileSeq} holds it. */
+    ByteBuffer header(long fileSeq) {
         byte[] path = partitionDir.toString().getBytes(StandardCharsets.UTF_8);
-        int fields = 1 + 2 + path.length + (isTombstone() ? 0 : 4 + 8 + 4);
+        int fields = 8 + 1 + 2 + path.length + (isTombstone() ? 0 : 4 + 8 + 4);
         ByteBuffer header = ByteBuffer.allocate(PREFIX + fields);
-        header.putInt(fields + batch.remaining()).putInt(0).put((byte) kind.ordinal())
+        header.putInt(fields + batch.remaining()).putInt(0).putLong(fileSeq).put((byte) kind.ordinal())
                 .putShort((short) path.length).put(path);
         if (!isTombstone()) {
             header.putInt(segment.epoch()).putLong(segment.baseOffset()).putInt(position);
@@ -66,14 +67,14 @@ record JournalEntry(Kind kind, Path partitionDir, SegmentName segment, int posit
         return header.flip();
     }
 
-    /** The entries of one journal file, in order, up to the first torn or corrupt one. */
-    static List<JournalEntry> readAll(byte[] file) {
+    /** The entries of journal file {@code fileSeq}, in order, up to the first torn, corrupt or stale one. */
+    static List<JournalEntry> readAll(byte[] file, long fileSeq) {
         List<JournalEntry> entries = new ArrayList<>();
         ByteBuffer in = ByteBuffer.wrap(file);
         while (in.remaining() >= PREFIX) {
             int length = in.getInt();
             int crc = in.getInt();
-            if (length < 3 || length > in.remaining()) {
+            if (length < 8 + 3 || length > in.remaining()) {
                 break;
             }
             CRC32C actual = new CRC32C();
@@ -83,11 +84,15 @@ record JournalEntry(Kind kind, Path partitionDir, SegmentName segment, int posit
             }
             ByteBuffer body = in.slice(in.position(), length);
             in.position(in.position() + length);
+            if (body.getLong() != fileSeq) {
+                break;
+            }
             entries.add(decode(body));
         }
         return entries;
     }
 
+    /** After the sequence number. */
     private static JournalEntry decode(ByteBuffer body) {
         Kind kind = Kind.values()[body.get()];
         byte[] path = new byte[body.getShort()];

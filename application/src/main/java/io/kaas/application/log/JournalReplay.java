@@ -57,8 +57,9 @@ final class JournalReplay {
             return 0L;
         }
         Map<Path, List<JournalEntry>> byPartition = new LinkedHashMap<>();
-        for (Path file : journalFiles.values()) {
-            for (JournalEntry entry : JournalEntry.readAll(fs.readAll(file).orElse(new byte[0]))) {
+        for (Map.Entry<Long, Path> file : journalFiles.entrySet()) {
+            byte[] bytes = fs.readAll(file.getValue()).orElse(new byte[0]);
+            for (JournalEntry entry : JournalEntry.readAll(bytes, file.getKey())) {
                 List<JournalEntry> entries = byPartition.computeIfAbsent(entry.partitionDir(), d -> new ArrayList<>());
                 switch (entry.kind()) {
                     case TOMBSTONE -> entries.clear();

@@ -29,7 +29,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The journal is a sequence of files {@code <seq>.journal}; a file is retired, once the next one has started,
  * when every partition with entries in it has fsynced its segments past them (each partition's own committer
- * does that fsync, as for a roll), and then deleted. A clean close leaves no file. Thread-safe: appends run under
+ * does that fsync, as for a roll), and then deleted — or kept as the spare the next file will be. A file is
+ * written over, not appended to, whenever a spare is ready: a retired full file, or at start one filled with
+ * zeros in the background. An fsync then has no new file size to commit, only data, which halves the device
+ * writes per round on ext4 (bench/FsyncShapes.java). Every entry names its file's sequence number, so what a
+ * recycled file held before is never read as its own. A clean close leaves no file. Thread-safe: appends run under
  * their partition's lock and take this object's monitor briefly (a page-cache write); the fsync runs single-flight
  * on the I/O executor, never under a partition lock; retirement asks partitions for their fsync from the I/O
  * executor, never while an append holds a partition lock.
@@ -37,22 +41,31 @@ import org.slf4j.LoggerFactory;
 final class LogJournal {
     private static final Logger LOG = LoggerFactory.getLogger(LogJournal.class);
     private static final String SUFFIX = ".journal";
+    private static final String SPARE_SUFFIX = ".spare";
+    private static final int ZERO_CHUNK = 1 << 20;
 
     /** One file of the journal and the partitions that wrote into it. */
     private static final class JournalFile {
         final long seq;
         final Path path;
         final FileHandle handle;
+        /** Bytes the file held when it started: a write below them changes no file size. */
+        final long capacity;
         long size;
         /** Bytes of this file below which an fsync completed. */
         long syncedSize;
         final Map<Path, GroupCommitter> writers = new HashMap<>();
 
-        JournalFile(long seq, Path path, FileHandle handle) {
+        JournalFile(long seq, Path path, FileHandle handle, long capacity) {
             this.seq = seq;
             this.path = path;
             this.handle = handle;
+            this.capacity = capacity;
         }
+    }
+
+    /** A file ready to be written over as the next journal file; its content is stale or zeros. */
+    private record Spare(Path path, FileHandle handle, long capacity) {
     }
 
     private record Waiter(long end, CompletableFuture<Void> future) {
@@ -77,11 +90,17 @@ final class LogJournal {
     private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
     private boolean syncing;
     private long synced;
+    /** At most one: a retired file when none is waiting, otherwise deleted. */
+    private Spare spare;
+    private boolean preparingSpare;
+    private long spareNames;
     /** Why the journal broke; written under the monitor, read lock-free by every append's refusal check. */
     private volatile String failure;
 
     /**
-     * Starts an empty journal in {@code dir} (after {@link JournalReplay} emptied it).
+     * Starts an empty journal in {@code dir} (after {@link JournalReplay} emptied it), and fills a spare with zeros
+     * in the background. A crashed run's spares are deleted, not reused: their entries may name the sequence
+     * numbers this run starts again at.
      *
      * @param rotateBytes a file this large is closed and the next one started
      */
@@ -96,7 +115,9 @@ final class LogJournal {
         this.rotateBytes = rotateBytes;
         this.metrics = metrics;
         fs.createDirectories(dir);
+        deleteSpares();
         startFile(firstSeq);
+        prepareSpare();
     }
 
     static Path fileName(Path dir, long seq) {
@@ -129,11 +150,13 @@ final class LogJournal {
     Appended append(GroupCommitter writer, Path partitionDir, SegmentName segment, int position, ByteBuffer batch)
             throws IOException {
         JournalEntry entry = JournalEntry.batch(partitionDir, segment, position, batch.duplicate());
-        JournalFile rotated = null;
         Appended appended;
         synchronized (this) {
             if (failure != null) {
                 throw new IOException(failure);
+            }
+            if (current().capacity == 0 && spare != null && !rotate()) { // the first file, or one started
+                throw new IOException(failure);                            // while no spare was ready
             }
             JournalFile file = current();
             long at = file.size;
@@ -145,21 +168,28 @@ final class LogJournal {
             }
             file.writers.put(partitionDir, writer);
             if (file.size >= rotateBytes) {
-                try {
-                    startFile(file.seq + 1);
-                    rotated = file;
-                } catch (IOException e) {
-                    // the entry is written: this append goes on (its segment write must match the journal), the
-                    // journal is broken for the ones after it
-                    failLater("cannot start the next log journal file: " + e.getMessage());
-                }
+                rotate(); // if it fails, this entry is written: its append goes on (the segment write must match)
+            } else if (file.size >= rotateBytes / 2) {
+                prepareSpare(); // in case no retired file becomes one in time
             }
         }
-        if (rotated != null) {
-            JournalFile full = rotated;
-            io.execute(() -> retire(full));
-        }
         return appended;
+    }
+
+    /**
+     * Under the monitor: starts the next file and has the one it replaces retired; false (the journal broken for
+     * every later append) if the next one could not start.
+     */
+    private boolean rotate() {
+        JournalFile replaced = current();
+        try {
+            startFile(replaced.seq + 1);
+        } catch (IOException e) {
+            failLater("cannot start the next log journal file: " + e.getMessage());
+            return false;
+        }
+        io.execute(() -> retire(replaced));
+        return true;
     }
 
     /**
@@ -171,7 +201,8 @@ final class LogJournal {
     void voidEntry(Appended appended) throws IOException {
         synchronized (this) {
             try {
-                appended.file().handle.write(appended.entry().voided().header(), appended.position());
+                appended.file().handle.write(appended.entry().voided().header(appended.file().seq),
+                        appended.position());
             } catch (IOException e) {
                 failLater("cannot void a log journal entry: " + e.getMessage());
                 throw e;
@@ -200,7 +231,7 @@ final class LogJournal {
 
     /** Under the monitor; the journal offset the entry ends at. */
     private long write(JournalFile file, JournalEntry entry) throws IOException {
-        ByteBuffer header = entry.header();
+        ByteBuffer header = entry.header(file.seq);
         int length = header.remaining() + entry.batch().remaining();
         file.handle.write(header, file.size);
         file.handle.write(entry.batch().duplicate(), file.size + header.limit());
@@ -213,18 +244,101 @@ final class LogJournal {
         return files.get(files.size() - 1);
     }
 
-    /** Under the monitor (or from the constructor). */
+    /** Under the monitor (or from the constructor): the spare renamed if one is ready, a new empty file if not. */
     private void startFile(long seq) throws IOException {
         Path path = fileName(dir, seq);
-        FileHandle handle = fs.open(path, true);
+        Spare reused = spare;
+        spare = null;
+        FileHandle handle = reused == null ? fs.open(path, true) : reused.handle();
         try {
-            handle.truncate(0);
+            if (reused == null) {
+                handle.truncate(0);
+            } else {
+                fs.rename(reused.path(), path);
+            }
             fs.fsyncDirectory(dir); // an acknowledgement may rest on this file: its name must survive a crash
         } catch (IOException e) {
             handle.close();
             throw e;
         }
-        files.add(new JournalFile(seq, path, handle));
+        files.add(new JournalFile(seq, path, handle, reused == null ? 0 : reused.capacity()));
+    }
+
+    // ------------------------------------------------------------------------------------------ spares
+
+    private static boolean isSpare(String fileName) {
+        return fileName.endsWith(SPARE_SUFFIX);
+    }
+
+    /** Under the monitor. */
+    private Path spareName() {
+        return dir.resolve(String.format(Locale.ROOT, "%020d", spareNames++) + SPARE_SUFFIX);
+    }
+
+    private void deleteSpares() throws IOException {
+        for (String name : fs.list(dir)) {
+            if (isSpare(name)) {
+                fs.deleteDurably(dir.resolve(name));
+            }
+        }
+    }
+
+    /** Under the monitor (or from the constructor): fills a spare with zeros on the I/O executor, unless one is. */
+    private void prepareSpare() {
+        if (spare != null || preparingSpare || failure != null) {
+            return;
+        }
+        preparingSpare = true;
+        Path path = spareName();
+        io.execute(() -> fillWithZeros(path));
+    }
+
+    private void fillWithZeros(Path path) {
+        Spare filled = null;
+        FileHandle handle = null;
+        try {
+            handle = fs.open(path, true);
+            ByteBuffer zeros = ByteBuffer.allocate((int) Math.min(ZERO_CHUNK, rotateBytes));
+            long capacity = 0;
+            while (capacity < rotateBytes) {
+                handle.write(zeros.clear(), capacity);
+                capacity += zeros.capacity();
+            }
+            handle.force();
+            filled = new Spare(path, handle, capacity);
+        } catch (IOException e) {
+            LOG.warn("cannot fill a spare log journal file {} ({}): the next file starts empty", path, e.getMessage());
+            discard(handle, path);
+        }
+        synchronized (this) {
+            preparingSpare = false;
+        }
+        if (filled != null) {
+            offer(filled);
+        }
+    }
+
+    /** Keeps {@code candidate} as the spare unless there is one already or the journal is closed or broken. */
+    private void offer(Spare candidate) {
+        synchronized (this) {
+            if (spare == null && failure == null) {
+                spare = candidate;
+                return;
+            }
+        }
+        discard(candidate.handle(), candidate.path());
+    }
+
+    /** Closes and deletes a file the journal has no use for; a leftover is deleted by the next start. */
+    private void discard(FileHandle handle, Path path) {
+        try {
+            if (handle != null) {
+                handle.close();
+            }
+            fs.delete(path);
+        } catch (IOException e) {
+            LOG.warn("cannot delete {} ({}); the next start does", path, e.getMessage());
+        }
     }
 
     // ------------------------------------------------------------------------------------------ durability
@@ -382,19 +496,33 @@ final class LogJournal {
         });
     }
 
-    /** Its partitions' segments now hold what it held: a waiter on its bytes is served by them. */
+    /**
+     * Its partitions' segments now hold what it held: a waiter on its bytes is served by them. A full file becomes
+     * the spare if none is waiting (a crash before that rename is durable leaves it to be replayed again: harmless,
+     * as for a delete that did not reach the disk).
+     */
     private void delete(JournalFile file) {
         synchronized (forcing) {
+            Path spareName = null;
             synchronized (this) {
                 if (!files.remove(file)) {
                     return; // closed meanwhile
                 }
+                if (spare == null && failure == null && file.size >= rotateBytes) {
+                    spareName = spareName();
+                }
             }
             try {
-                file.handle.close();
-                fs.deleteDurably(file.path);
+                if (spareName != null) {
+                    fs.rename(file.path, spareName);
+                    offer(new Spare(spareName, file.handle, Math.max(file.capacity, file.size)));
+                } else {
+                    file.handle.close();
+                    fs.deleteDurably(file.path);
+                }
             } catch (IOException e) {
                 LOG.warn("cannot delete the retired log journal file {}; the next start replays it", file.path, e);
+                discard(file.handle, file.path);
             }
         }
     }
@@ -406,12 +534,18 @@ final class LogJournal {
     void close(boolean partitionsDurable) {
         synchronized (forcing) {
             List<JournalFile> all;
+            Spare unused;
             synchronized (this) {
                 all = List.copyOf(files);
                 files.clear();
                 if (failure == null) {
                     failure = "the log journal is closed";
                 }
+                unused = spare;
+                spare = null;
+            }
+            if (unused != null) {
+                discard(unused.handle(), unused.path());
             }
             for (JournalFile f : all) {
                 try {

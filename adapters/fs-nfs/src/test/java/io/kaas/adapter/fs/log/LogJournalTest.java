@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
  * The write-ahead journal ({@code KAAS_LOG_JOURNAL}): one fsync of the journal acknowledges every partition's
  * appends; a power loss after the acknowledgement loses nothing (the next start writes the journal back into the
  * segments); a deleted and re-created topic never gets the old topic's batches back; full journal files are
- * deleted once their partitions fsynced past them.
+ * deleted once their partitions fsynced past them, and written over as the next file; once a spare is ready the
+ * journal writes over it rather than growing a file.
  */
 class LogJournalTest {
     private static final Path JOURNAL = EngineFixture.ROOT.resolve("__cluster").resolve("journal");
@@ -61,7 +62,7 @@ class LogJournalTest {
         f.commit();
         assertTrue(acks.stream().allMatch(CompletableFuture::isDone));
         f.crash();
-        assertFalse(f.sim.readAll(JOURNAL.resolve(String.format("%020d.journal", 0))).orElseThrow().length == 0,
+        assertFalse(f.sim.readAll(JOURNAL.resolve(journalFile(0))).orElseThrow().length == 0,
                 "the journal survived the power loss");
 
         PartitionLog recovered = f.open(topic, 0);
@@ -70,7 +71,7 @@ class LogJournalTest {
         for (int i = 0; i < sent.size(); i++) {
             assertArrayEquals(Batches.stored(sent.get(i), 2L * i, recovered.leaderEpoch()), read.get(i));
         }
-        assertTrue(f.sim.list(JOURNAL).stream().allMatch(name -> name.equals(String.format("%020d.journal", 1))),
+        assertTrue(f.sim.list(JOURNAL).stream().allMatch(name -> name.equals(journalFile(1))),
                 "the replayed files are gone and a new one started: " + f.sim.list(JOURNAL));
     }
 
@@ -97,6 +98,58 @@ class LogJournalTest {
     }
 
     @Test
+    void onceTheSpareIsFilledTheJournalWritesOverItWithoutGrowingIt() throws IOException {
+        f.useJournal(64 * 1024);
+        PartitionLog log = f.open(topic, 0);
+        f.commit(); // fills the spare with zeros
+        CompletableFuture<Void> ack = EngineFixture.appendDurable(log, Batches.batch(2, 100, 1_000L, random),
+                f.clock.nowMs());
+        f.commit();
+
+        assertTrue(ack.isDone() && !ack.isCompletedExceptionally());
+        assertEquals(List.of(journalFile(1)), f.sim.list(JOURNAL),
+                "the empty first file retired, the spare renamed in its place");
+        try (var current = f.sim.open(JOURNAL.resolve(journalFile(1)), false)) {
+            assertEquals(64 * 1024, current.size(), "the entry written over zeros: no new file size to commit");
+        }
+    }
+
+    @Test
+    void retiredFilesAreWrittenOverAsTheNextOnesAndACrashBringsBackOnlyTheLiveBatches() throws IOException {
+        f.useJournal(2_000);
+        List<String> renames = new ArrayList<>();
+        f.fs.beforeRename((from, to) -> renames.add(from.getFileName() + " -> " + to.getFileName()));
+        PartitionLog old = f.open(topic, 0);
+        for (int i = 0; i < 20; i++) {
+            CompletableFuture<Void> ack = EngineFixture.appendDurable(old, Batches.batch(1, 100 + 40 * (i % 7),
+                    1_000L + i, random), f.clock.nowMs());
+            f.commit();
+            assertTrue(ack.isDone() && !ack.isCompletedExceptionally());
+        }
+        assertTrue(renames.stream().anyMatch(r -> r.matches("\\d+\\.journal -> \\d+\\.spare")),
+                "a retired full file became the spare: " + renames);
+        assertTrue(renames.stream().filter(r -> r.matches("\\d+\\.spare -> \\d+\\.journal")).count() >= 3,
+                "spares written over as journal files: " + renames);
+        // the old topic's entries are still in the spares the new ones are written over (JournalEntryTest: read
+        // up to the first entry of another file)
+        f.engine().delete(topic);
+        PartitionLog fresh = f.open(topic, 0);
+        byte[] batch = Batches.batch(1, 10, 2_000L, random);
+        CompletableFuture<Void> freshAck = EngineFixture.appendDurable(fresh, batch, f.clock.nowMs());
+        f.commit();
+        assertTrue(freshAck.isDone());
+        f.crash();
+
+        List<byte[]> read = EngineFixture.readAll(f.open(topic, 0), 0);
+        assertEquals(1, read.size(), "only the re-created topic's batch");
+        assertArrayEquals(Batches.stored(batch, 0, 0), read.get(0));
+    }
+
+    private static String journalFile(long seq) {
+        return String.format("%020d.journal", seq);
+    }
+
+    @Test
     void aFullJournalFileIsDeletedOnceItsPartitionsFsyncedPastIt() throws IOException {
         f.useJournal(2_000);
         PartitionLog log = f.open(topic, 0);
@@ -104,7 +157,7 @@ class LogJournalTest {
             EngineFixture.appendDurable(log, Batches.batch(1, 400, 1_000L + i, random), f.clock.nowMs());
             f.commit();
         }
-        List<String> files = f.sim.list(JOURNAL);
+        List<String> files = f.sim.list(JOURNAL).stream().filter(name -> name.endsWith(".journal")).toList();
         assertEquals(1, files.size(), "only the file being written: " + files);
         assertTrue(log.syncedOffset() >= 12);
         f.crash();
