@@ -43,8 +43,14 @@ if [ -n "$PRODUCERS_OPT" ]; then
   SHAPE="$SHAPE-${PRODUCERS_OPT}producers"
 fi
 
-kaas_start() { # port data-dir flush journal
-  echo "rm -rf $2 && KAAS_PORT=$1 KAAS_HEALTH_PORT=0 KAAS_DATA_DIR=$2 KAAS_FLUSH_INTERVAL_MESSAGES=$3 KAAS_LOG_JOURNAL=$4 KAAS_GROUP_INITIAL_REBALANCE_DELAY_MS=0 java -Xmx1g -jar $ROOT/bootstrap/target/kaas.jar"
+kaas_start() { # port data-dir flush journal (its health port: port + 1)
+  echo "rm -rf $2 && KAAS_PORT=$1 KAAS_HEALTH_PORT=$(($1 + 1)) KAAS_DATA_DIR=$2 KAAS_FLUSH_INTERVAL_MESSAGES=$3 KAAS_LOG_JOURNAL=$4 KAAS_GROUP_INITIAL_REBALANCE_DELAY_MS=0 java -Xmx1g -jar $ROOT/bootstrap/target/kaas.jar"
+}
+
+# A kaas stop command: first the broker's count of acks=all answers sent before an fsync covered them (the promise
+# broken; there must be none), into OUT/SIDE-acks-before-sync.txt for the report, then its data goes.
+kaas_stop() { # port data-dir out side
+  echo "curl -sf http://127.0.0.1:$(($1 + 1))/metrics | grep -E '^kaas_produce_acks_before_sync' > $3/$4-acks-before-sync.txt; rm -rf $2"
 }
 
 run_pairing() { # name apache-extra kaas-flush
@@ -57,7 +63,7 @@ run_pairing() { # name apache-extra kaas-flush
     --a-start "$a_start" --a-stop "$PERF/../peer-kafka.sh stop /tmp/kaas-bench-apache; rm -rf /tmp/kaas-bench-apache" \
     --a-bootstrap 127.0.0.1:39092 \
     --b-name "kaas (KAAS_FLUSH_INTERVAL_MESSAGES=$flush, KAAS_LOG_JOURNAL=${KAAS_LOG_JOURNAL:-false})" --b-start "$b_start" \
-    --b-stop "rm -rf /tmp/kaas-bench-kaas" --b-bootstrap "127.0.0.1:$KAAS_PORT"
+    --b-stop "$(kaas_stop "$KAAS_PORT" /tmp/kaas-bench-kaas "$out" B)" --b-bootstrap "127.0.0.1:$KAAS_PORT"
   report "$name" "$out" "$a_start" "$b_start"
 }
 
@@ -69,9 +75,9 @@ run_journal_pairing() {
   b_start="$(kaas_start "$KAAS_PORT" /tmp/kaas-bench-kaas 1 true)"
   "$PERF/compare.sh" $QUICK --rounds "$ROUNDS" --out "$out" \
     --a-name "kaas (KAAS_FLUSH_INTERVAL_MESSAGES=1, per-partition fsync)" --a-start "$a_start" \
-    --a-stop "rm -rf /tmp/kaas-bench-kaas-a" --a-bootstrap 127.0.0.1:39392 \
+    --a-stop "$(kaas_stop 39392 /tmp/kaas-bench-kaas-a "$out" A)" --a-bootstrap 127.0.0.1:39392 \
     --b-name "kaas (KAAS_FLUSH_INTERVAL_MESSAGES=1, KAAS_LOG_JOURNAL=true)" --b-start "$b_start" \
-    --b-stop "rm -rf /tmp/kaas-bench-kaas" --b-bootstrap "127.0.0.1:$KAAS_PORT"
+    --b-stop "$(kaas_stop "$KAAS_PORT" /tmp/kaas-bench-kaas "$out" B)" --b-bootstrap "127.0.0.1:$KAAS_PORT"
   report journal "$out" "$a_start" "$b_start"
 }
 
@@ -94,6 +100,12 @@ report() { # name outdir a-start b-start
     echo '```'
     cat "$2/summary.txt"
     echo '```'
+    for side in A B; do
+      [ -f "$2/$side-acks-before-sync.txt" ] || continue
+      echo
+      echo "$side's acks=all answers sent before an fsync covered them, over the whole run (there must be none):"
+      echo "\`$(tr '\n' ' ' < "$2/$side-acks-before-sync.txt" | sed 's/ *$//')\`"
+    done
   } > "$file"
   echo "wrote $file" >&2
 }
