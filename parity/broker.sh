@@ -67,7 +67,8 @@ exec '$JAVA' -Xmx1g -jar '$KAAS_JAR'
 EOF
 }
 
-# configure_apache PORT DIR: Apache Kafka 3.7.2 in KRaft combined mode, formatted on first start only.
+# configure_apache PORT DIR: Apache Kafka 3.7.2 in KRaft combined mode, formatted on first start only;
+# DIR/extra.properties, if present, is appended (a later key wins: ShellToolParityIT's secured listeners).
 configure_apache() {
   [ -n "${KAFKA_CP:-}" ] || { echo "KAFKA_CP must hold Apache Kafka 3.7.2's classpath" >&2; exit 2; }
   local cport=$(($1 + 1))
@@ -89,6 +90,7 @@ group.initial.rebalance.delay.ms=0
 authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer
 super.users=User:ANONYMOUS
 EOF
+  [ ! -f "$2/extra.properties" ] || cat "$2/extra.properties" >> "$2/server.properties"
   printf 'log4j.rootLogger=WARN, f\nlog4j.appender.f=org.apache.log4j.FileAppender\nlog4j.appender.f.File=%s\nlog4j.appender.f.layout=org.apache.log4j.PatternLayout\nlog4j.appender.f.layout.ConversionPattern=[%%d] %%p %%m (%%c)%%n\n' \
     "$2/server.log" > "$2/log4j.properties"
   local java=("$JAVA" -Dlog4j.configuration="file:$2/log4j.properties" -cp "$KAFKA_CP")

@@ -6,13 +6,15 @@
 #   SCRAM_SHA_512_PORT, SASL_PLAIN_PORT, OAUTHBEARER_PORT, MTLS_PORT, JWKS_URL (where DIR/jwks.json will be
 #   served, over http),
 #   KAAS_JAR and KAAS_DATA_DIR: the SCRAM user is written there with `kaas user add` (JAVA, default java);
-#   without them (an Apache peer) create it after start from SASL_USERNAME and SASL_PASSWORD in scenario.env.
+#   without them (an Apache peer) parity/security/scram-user.sh creates it once the broker runs.
 # Files out, in DIR:
 #   ca.crt, tls.crt, tls.key  a CA and the listeners' certificate, for 127.0.0.1 and localhost
 #   client.crt, client.key    a client certificate from that CA, CN=parity-mtls-client
 #   jwt.key, jwks.json        the OAuth issuer's RS256 signing key and its public half as a JWKS
 #   listeners.json            KAAS_LISTENERS: plaintext, SASL_SSL SCRAM-SHA-256, SCRAM-SHA-512, PLAIN and
 #                             OAUTHBEARER, mTLS
+#   apache.properties         the same listeners for Apache Kafka 3.7.2 (its controller on PLAIN_PORT+1; keystore.pem
+#                             the certificate and key in one file), over what parity/broker.sh configures
 #   scenario.env              KEY=value lines the scenarios read (lib.sh: requires_secure_listener)
 set -euo pipefail
 DIR="$(mkdir -p "$1" && cd "$1" && pwd)"
@@ -55,6 +57,30 @@ cat > listeners.json <<JSON
  {"name":"mtls","port":$MTLS_PORT,"tls":true,"authentication":{"type":"mtls"},
    "tlsConfiguration":{"certFile":"$DIR/tls.crt","keyFile":"$DIR/tls.key","caFile":"$DIR/ca.crt"}}]
 JSON
+
+cat tls.key tls.crt > keystore.pem
+scram='org.apache.kafka.common.security.scram.ScramLoginModule required;'
+cat > apache.properties <<PROPERTIES
+listeners=PLAINTEXT://127.0.0.1:$PLAIN_PORT,CONTROLLER://127.0.0.1:$((PLAIN_PORT + 1)),SCRAM256://127.0.0.1:$SCRAM_SHA_256_PORT,SCRAM512://127.0.0.1:$SCRAM_SHA_512_PORT,OAUTH://127.0.0.1:$OAUTHBEARER_PORT,MTLS://127.0.0.1:$MTLS_PORT,SASLPLAIN://127.0.0.1:$SASL_PLAIN_PORT
+advertised.listeners=PLAINTEXT://127.0.0.1:$PLAIN_PORT,SCRAM256://127.0.0.1:$SCRAM_SHA_256_PORT,SCRAM512://127.0.0.1:$SCRAM_SHA_512_PORT,OAUTH://127.0.0.1:$OAUTHBEARER_PORT,MTLS://127.0.0.1:$MTLS_PORT,SASLPLAIN://127.0.0.1:$SASL_PLAIN_PORT
+listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SCRAM256:SASL_SSL,SCRAM512:SASL_SSL,OAUTH:SASL_SSL,MTLS:SSL,SASLPLAIN:SASL_SSL
+ssl.keystore.type=PEM
+ssl.keystore.location=$DIR/keystore.pem
+listener.name.mtls.ssl.client.auth=required
+listener.name.mtls.ssl.truststore.type=PEM
+listener.name.mtls.ssl.truststore.location=$DIR/ca.crt
+listener.name.scram256.sasl.enabled.mechanisms=SCRAM-SHA-256
+listener.name.scram256.scram-sha-256.sasl.jaas.config=$scram
+listener.name.scram512.sasl.enabled.mechanisms=SCRAM-SHA-512
+listener.name.scram512.scram-sha-512.sasl.jaas.config=$scram
+listener.name.saslplain.sasl.enabled.mechanisms=PLAIN
+listener.name.saslplain.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required user_$USERNAME="$PASSWORD";
+listener.name.oauth.sasl.enabled.mechanisms=OAUTHBEARER
+listener.name.oauth.oauthbearer.sasl.jaas.config=org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;
+listener.name.oauth.oauthbearer.sasl.server.callback.handler.class=org.apache.kafka.common.security.oauthbearer.OAuthBearerValidatorCallbackHandler
+sasl.oauthbearer.jwks.endpoint.url=$JWKS_URL
+sasl.oauthbearer.expected.issuer=$ISSUER
+PROPERTIES
 
 # One user with a credential for each SCRAM mechanism, written before the broker starts (kaas checks PLAIN logins
 # against the stored SCRAM credential).

@@ -12,8 +12,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -24,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * against a fresh standalone kaas broker started from {@code bootstrap/target/kaas.jar}, and those that
  * {@code parity.peer.only} matches (the cross-client {@code client-.*} ones) against a fresh Apache Kafka
  * 3.7.2 broker from this module's classpath too; both are local processes that a scenario can restart
- * ({@code parity/broker.sh}). Then {@link ParityGate} compares the results with {@code parity/baseline.tsv}:
+ * ({@code parity/broker.sh}), each with secured listeners of its own ({@link SecureListeners}). Then {@link ParityGate} compares the results with {@code parity/baseline.tsv}:
  * a scenario that passed there on kaas and does not pass now fails the build, unless it fails on Apache
  * in the same run too. A client that is not installed (ABSENT) fails it only in CI ({@code CI=true},
  * where {@code .ci/run} installs every client); elsewhere it is reported.
@@ -38,7 +40,11 @@ class ShellToolParityIT {
     private final List<LocalBroker> brokers = new ArrayList<>();
     private LocalBroker kaas;
     private LocalBroker apache;
-    private SecureListeners secure;
+    private final List<SecureListeners> secured = new ArrayList<>();
+    private SecureListeners apacheSecure;
+    /** Ports handed out and maybe not bound yet: never handed out twice. */
+    private final Set<Integer> ports = new HashSet<>();
+    private Map<String, String> secureEnv;
 
     @BeforeEach
     void startBrokers() throws IOException, InterruptedException {
@@ -51,17 +57,35 @@ class ShellToolParityIT {
         int kaasPort = freePort();
         Path kaasDir = WORK.resolve("kaas");
         // SASL_SSL listeners (SCRAM-SHA-256/512, PLAIN, OAUTHBEARER) and mTLS beside the plaintext one; broker.sh
-        // starts kaas with the variables of extra.env, and again after each restart
-        secure = SecureListeners.prepare(PARITY_DIR, WORK.resolve("security"), kaasPort, ShellToolParityIT::freePort,
-                jar, kaasDir.resolve("data"), javaBinary());
+        // starts kaas with the variables of extra.env (Apache with extra.properties), and again after each restart
+        SecureListeners kaasSecure = secure(WORK.resolve("security"), kaasPort, Map.of("JAVA", javaBinary(),
+                "KAAS_JAR", jar.toAbsolutePath().toString(),
+                "KAAS_DATA_DIR", kaasDir.resolve("data").toAbsolutePath().toString()));
         Files.createDirectories(kaasDir);
-        Files.writeString(kaasDir.resolve("extra.env"), shellAssignments(secure.brokerEnv()));
+        Files.writeString(kaasDir.resolve("extra.env"), shellAssignments(kaasSecure.kaasEnv()));
+        secureEnv = kaasSecure.scenarioEnv();
         // both start at once: Apache takes about as long as kaas again
         LocalBroker.Starting kaasStarting = LocalBroker.start("kaas", PARITY_DIR, kaasDir, kaasPort, env);
-        LocalBroker.Starting apacheStarting = PEER_ONLY.isEmpty() ? null
-                : LocalBroker.start("apache", PARITY_DIR, WORK.resolve("apache"), freePortPair(), env);
+        LocalBroker.Starting apacheStarting = null;
+        if (!PEER_ONLY.isEmpty()) {
+            int apachePort = freePortPair();
+            Path apacheDir = Files.createDirectories(WORK.resolve("apache"));
+            apacheSecure = secure(WORK.resolve("apache-security"), apachePort, Map.of("JAVA", javaBinary()));
+            Files.copy(apacheSecure.apacheProperties(), apacheDir.resolve("extra.properties"));
+            apacheStarting = LocalBroker.start("apache", PARITY_DIR, apacheDir, apachePort, env);
+        }
         kaas = started(kaasStarting);
-        apache = apacheStarting == null ? null : started(apacheStarting);
+        if (apacheStarting != null) {
+            apache = started(apacheStarting);
+            apacheSecure.createScramUser(PARITY_DIR, apache.bootstrap(), env);
+        }
+    }
+
+    private SecureListeners secure(Path dir, int plainPort, Map<String, String> setupEnv)
+            throws IOException, InterruptedException {
+        SecureListeners listeners = SecureListeners.prepare(PARITY_DIR, dir, plainPort, this::freePort, setupEnv);
+        secured.add(listeners);
+        return listeners;
     }
 
     @AfterEach
@@ -69,9 +93,7 @@ class ShellToolParityIT {
         for (LocalBroker broker : brokers) {
             broker.stop();
         }
-        if (secure != null) {
-            secure.close();
-        }
+        secured.forEach(SecureListeners::close);
     }
 
     @Test
@@ -81,7 +103,7 @@ class ShellToolParityIT {
                 "--bootstrap", kaas.bootstrap(), "--restart", kaas.restartCommand(), "--report", report.toString()));
         if (apache != null) {
             command.addAll(List.of("--peer", apache.bootstrap(), "--peer-restart", apache.restartCommand(),
-                    "--peer-only", PEER_ONLY));
+                    "--peer-only", PEER_ONLY, "--peer-env", apacheSecure.scenarioEnvFile().toString()));
         }
         ProcessBuilder pb = new ProcessBuilder(command)
                 .redirectErrorStream(true)
@@ -89,7 +111,7 @@ class ShellToolParityIT {
         pb.environment().put("KAFKA_CP", toolClasspath());
         pb.environment().put("JAVA", javaBinary());
         pb.environment().put("WORK", WORK.toAbsolutePath().toString());
-        pb.environment().putAll(secure.scenarioEnv());
+        pb.environment().putAll(secureEnv);
         Process run = pb.start();
         assertTrue(run.waitFor(25, TimeUnit.MINUTES), "the parity run did not finish in 25 minutes");
         System.out.println("Apache Kafka 3.7 shell tools and non-Java clients against kaas"
@@ -116,11 +138,15 @@ class ShellToolParityIT {
         return Files.readString(Path.of(System.getProperty("parity.classpath"))).trim();
     }
 
-    private static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+    private int freePort() {
+        while (true) {
+            try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+                if (ports.add(s.getLocalPort())) {
+                    return s.getLocalPort();
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
     }
 
@@ -133,11 +159,15 @@ class ShellToolParityIT {
     }
 
     /** A free port whose successor is free too: Apache's controller listens on PORT+1. */
-    private static int freePortPair() throws IOException {
+    private int freePortPair() {
         while (true) {
             try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
                     ServerSocket next = new ServerSocket(s.getLocalPort() + 1, 1, InetAddress.getLoopbackAddress())) {
-                return s.getLocalPort();
+                if (!ports.contains(s.getLocalPort()) && !ports.contains(next.getLocalPort())) {
+                    ports.add(s.getLocalPort());
+                    ports.add(next.getLocalPort());
+                    return s.getLocalPort();
+                }
             } catch (IOException | IllegalArgumentException taken) {
                 // the successor is in use (or the port was the last one): try another pair
             }
