@@ -112,12 +112,6 @@ public final class RecordedSpan implements TraceSpan {
         }
     }
 
-    /** Nothing to do: the thread's current span, which log lines read, is {@link TraceSpan#current()} itself. */
-    @Override
-    public Scope attachContext() {
-        return Scope.NONE;
-    }
-
     @Override
     public void end() {
         long now = tracing.epochNanos();
