@@ -23,6 +23,8 @@ final class SpanExportQueue implements AutoCloseable {
     static final int CAPACITY = 2_048;
     static final int BATCH = 512;
     private static final long EXPORT_TIMEOUT_SECONDS = 30;
+    /** How long stopping waits for the last spans to be sent: the SDK's provider shutdown waited as long. */
+    private static final long CLOSE_TIMEOUT_SECONDS = 5;
 
     private final ArrayBlockingQueue<RecordedSpan> queue = new ArrayBlockingQueue<>(CAPACITY);
     /** Spans queued and not yet taken: counted apart so that queueing one takes the queue's lock only once. */
@@ -77,16 +79,16 @@ final class SpanExportQueue implements AutoCloseable {
         }
     }
 
-    /** Sends what is queued, then shuts the exporter down. */
+    /** Sends what is queued (waiting at most 5 s: a broker stopping does not wait on a collector), then shuts the exporter down. */
     @Override
     public void close() {
         running = false;
         LockSupport.unpark(worker);
         try {
-            worker.join(TimeUnit.SECONDS.toMillis(EXPORT_TIMEOUT_SECONDS));
+            worker.join(TimeUnit.SECONDS.toMillis(CLOSE_TIMEOUT_SECONDS));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        exporter.shutdown().join(5, TimeUnit.SECONDS);
+        exporter.shutdown().join(CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
     }
 }
