@@ -55,11 +55,6 @@ public final class RecordingSpan implements TraceSpan {
     }
 
     @Override
-    public Scope attachContext() {
-        return Scope.NONE;
-    }
-
-    @Override
     public void end() {
         synchronized (endOrder) {
             if (ends++ == 0) {

@@ -44,7 +44,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>Two brokers in one fork, measured in turns: one with instrumentation {@code off} (no clock reads, no
  * tracer) and one {@code metrics} as shipped without an OTLP endpoint (clock reads and histograms, the SDK reading
  * them), {@code on} as shipped with an OTLP endpoint (metrics recorded, the SDK, 1 % of requests
- * traced, spans batched and serialized to OTLP bytes on the SDK's export thread), or {@code traced} (every
+ * traced, spans batched and serialized to OTLP bytes on the broker's export thread), or {@code traced} (every
  * request traced: what a sampled request costs). Each invocation sends a block of requests to one broker, then
  * the same to the other (alternating which goes first), timing each block on the thread's CPU clock: a machine
  * other processes load changes both alike, so the ratio holds where wall-clock times of separate runs swing by

@@ -14,7 +14,7 @@ import java.util.Collection;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The OTLP/HTTP span exporter without the HTTP: each batch the SDK's batch processor hands over is
+ * The OTLP/HTTP span exporter without the HTTP: each batch the broker's export queue hands over is
  * serialized by the marshaler {@code OtlpHttpSpanExporter} uses (its default reusable-data mode) to the
  * protobuf bytes an export request would carry, which are then dropped. Counts the spans, the bytes and the
  * CPU time the exporting thread spent, so that the cost off the request's thread is known too.

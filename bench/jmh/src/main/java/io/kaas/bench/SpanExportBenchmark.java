@@ -23,7 +23,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * What sending a span costs the SDK's export thread once its code is compiled (a long-running broker's case;
+ * What sending a span costs the export thread once its code is compiled (a long-running broker's case;
  * {@link ObservabilityBenchmark}'s trials export too few spans to get there): a batch of 512 of the spans a
  * sampled produce makes (the request's, its {@code append} and {@code fsync} steps, with their attributes)
  * serialized to OTLP protobuf as the OTLP/HTTP exporter does. Reported per span.

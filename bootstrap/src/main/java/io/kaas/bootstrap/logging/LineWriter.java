@@ -1,6 +1,6 @@
 package io.kaas.bootstrap.logging;
 
-import io.opentelemetry.api.trace.Span;
+import io.kaas.bootstrap.telemetry.RecordedSpan;
 import io.opentelemetry.api.trace.SpanContext;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -49,7 +49,7 @@ final class LineWriter {
 
     void write(Level level, String logger, String message, Throwable error) {
         Instant now = Instant.now();
-        SpanContext span = Span.current().getSpanContext();
+        SpanContext span = RecordedSpan.currentContext();
         String line = format == Format.JSON ? json(now, level, logger, message, error, span)
                 : text(now, level, logger, message, error, span);
         out.get().print(line);

@@ -19,9 +19,7 @@ final class ActiveSpans {
     static TraceSpan.Scope activate(TraceSpan span) {
         TraceSpan previous = CURRENT.get();
         CURRENT.set(span);
-        TraceSpan.Scope library = span.attachContext();
         return () -> {
-            library.close();
             if (previous == null) {
                 CURRENT.remove();
             } else {

@@ -39,11 +39,6 @@ public interface TraceSpan {
         }
 
         @Override
-        public Scope attachContext() {
-            return Scope.NONE;
-        }
-
-        @Override
         public <T, S extends CompletionStage<T>> S endWhenDone(S step) {
             return step;
         }
@@ -76,12 +71,6 @@ public interface TraceSpan {
     default Scope activate() {
         return ActiveSpans.activate(this);
     }
-
-    /**
-     * The tracing library's part of {@link #activate()}: the span becomes current in the library's own
-     * context (what log lines read). Called by {@code activate}, not by use cases.
-     */
-    Scope attachContext();
 
     /** Ends this span when {@code step} completes, failed if it fails; returns {@code step}. */
     default <T, S extends CompletionStage<T>> S endWhenDone(S step) {
