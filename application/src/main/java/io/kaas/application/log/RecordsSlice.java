@@ -45,6 +45,16 @@ public sealed interface RecordsSlice extends FetchedRecords permits RecordsSlice
             part.limit(part.position() + (int) Math.min(count, part.remaining()));
             return target.write(part);
         }
+
+        @Override
+        public int read(ByteBuffer dst, long offset) {
+            ByteBuffer part = buffer.duplicate();
+            part.position(part.position() + (int) offset);
+            part.limit(part.position() + Math.min(part.remaining(), dst.remaining()));
+            int bytes = part.remaining();
+            dst.put(part);
+            return bytes;
+        }
     }
 
     /** {@code size} bytes of batches at {@code position} of an open segment file. */
@@ -62,6 +72,21 @@ public sealed interface RecordsSlice extends FetchedRecords permits RecordsSlice
         @Override
         public long transferTo(WritableByteChannel target, long offset, long count) throws IOException {
             return file.transferTo(position + offset, Math.min(count, size - offset), target);
+        }
+
+        @Override
+        public int read(ByteBuffer dst, long offset) throws IOException {
+            int wanted = (int) Math.min(dst.remaining(), size - offset);
+            if (wanted <= 0) {
+                return 0;
+            }
+            ByteBuffer part = dst.slice().limit(wanted);
+            int read = file.read(part, position + offset);
+            if (read < 0) {
+                throw new IOException("the segment ends before the slice it was read at");
+            }
+            dst.position(dst.position() + read);
+            return read;
         }
 
         @Override

@@ -22,4 +22,11 @@ public interface FetchedRecords {
      * returning how many went (possibly fewer, as a non-blocking socket takes what fits).
      */
     long transferTo(WritableByteChannel target, long offset, long count) throws IOException;
+
+    /**
+     * Copies these records' bytes from {@code offset} into {@code dst}, as many as fit and remain, advancing its
+     * position; how many came (0 only when none remain or {@code dst} is full). For a transport that must
+     * encrypt them: one read into its own buffer, not a transfer through a channel.
+     */
+    int read(ByteBuffer dst, long offset) throws IOException;
 }

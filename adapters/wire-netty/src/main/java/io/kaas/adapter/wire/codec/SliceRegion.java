@@ -1,18 +1,22 @@
 package io.kaas.adapter.wire.codec;
 
+import io.kaas.adapter.wire.tls.ReadableFileRegion;
 import io.kaas.application.port.in.FetchedRecords;
 import io.netty.channel.FileRegion;
 import io.netty.util.AbstractReferenceCounted;
+import java.io.EOFException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
 
 /**
  * Fetched records in a segment file, as a Netty file region: the transport hands the socket to
  * {@link #transferTo}, which lets the kernel copy file to socket (sendfile). The file belongs to the
  * log, which keeps a removed segment open for in-flight reads ({@code file.delete.delay.ms});
- * releasing the region therefore closes nothing.
+ * releasing the region therefore closes nothing. Over TLS it is read straight into the buffer the connection
+ * encrypts from ({@link ReadableFileRegion}).
  */
-final class SliceRegion extends AbstractReferenceCounted implements FileRegion {
+final class SliceRegion extends AbstractReferenceCounted implements ReadableFileRegion {
     private final FetchedRecords slice;
     private long transferred;
 
@@ -46,6 +50,17 @@ final class SliceRegion extends AbstractReferenceCounted implements FileRegion {
         long sent = slice.transferTo(target, position, slice.sizeInBytes() - position);
         transferred += sent;
         return sent;
+    }
+
+    @Override
+    public void readFully(ByteBuffer dst) throws IOException {
+        while (dst.hasRemaining()) {
+            int read = slice.read(dst, transferred);
+            if (read <= 0) {
+                throw new EOFException("the records end " + dst.remaining() + " bytes before the buffer does");
+            }
+            transferred += read;
+        }
     }
 
     @Override

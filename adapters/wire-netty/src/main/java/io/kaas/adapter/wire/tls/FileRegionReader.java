@@ -27,7 +27,8 @@ import java.util.concurrent.Executor;
  * been read, so the connection's bytes keep their order. The regions are read when a flush asks for them,
  * all regions written before it in one task: a Fetch of many partitions is one hand-off to the I/O executor
  * and back, not one per partition, each of which would wait for a thread on a busy machine. Apache's TLS
- * transport copies the file through memory likewise, on its network thread.
+ * transport copies the file through memory likewise, on its network thread. A {@link ReadableFileRegion} (the
+ * fetched records of a segment) is read straight into the buffer; any other region is transferred into it.
  */
 public final class FileRegionReader extends ChannelOutboundHandlerAdapter {
     /** A flush, queued among the writes it must follow. */
@@ -148,6 +149,11 @@ public final class FileRegionReader extends ChannelOutboundHandlerAdapter {
         }
         ByteBuf buffer = ctx.alloc().buffer((int) count);
         try {
+            if (region instanceof ReadableFileRegion readable && buffer.nioBufferCount() == 1) {
+                // one read into the buffer's memory, not a transfer in 8 KiB chunks through a temporary one
+                readable.readFully(buffer.nioBuffer(buffer.writerIndex(), (int) count));
+                return buffer.writerIndex(buffer.writerIndex() + (int) count);
+            }
             BufferChannel target = new BufferChannel(buffer);
             while (region.transferred() < region.count()) {
                 if (region.transferTo(target, region.transferred()) <= 0) {

@@ -6,12 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.kaas.adapter.wire.support.NettyLeakDetection;
 import io.kaas.adapter.wire.support.RecordingAllocator;
 import io.kaas.adapter.wire.support.Responses;
+import io.kaas.adapter.wire.tls.FileRegionReader;
 import io.kaas.application.log.RecordsSlice;
 import io.kaas.application.port.out.Filesystem;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.FileRegion;
+import io.netty.channel.embedded.EmbeddedChannel;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -101,6 +103,34 @@ class ResponseEncoderTest {
         assertThat(written.readableBytes()).isEqualTo(size);
         Responses.Received<FetchResponse> received = Responses.parse(written, ApiKeys.FETCH, version);
         assertThat(received.body().data()).isEqualTo(roundTripped(fetchResponse(onDisk, inMemory), version));
+    }
+
+    @Test
+    void overTlsRecordsInASegmentFileAreReadIntoABufferNotTransferred() throws IOException {
+        MemoryRecords onDisk = records(1_000L, "a", "b");
+        FileSliceRecords slice = new FileSliceRecords(
+                new RecordsSlice.FileSlice(new UntransferableFile(7, onDisk), 7, onDisk.sizeInBytes()));
+        FetchResponseData data = fetchResponse(MemoryRecords.EMPTY, MemoryRecords.EMPTY);
+        data.responses().get(0).partitions().get(0).setRecords(slice);
+        short version = 12;
+        ResponseFrame frame = ResponseEncoder.encode(allocator, CORRELATION_ID,
+                ApiKeys.FETCH.responseHeaderVersion(version), data, version);
+        EmbeddedChannel tls = new EmbeddedChannel(new FileRegionReader(Runnable::run));
+
+        frame.parts().forEach(tls::write);
+        tls.flush();
+        tls.runPendingTasks();
+
+        ByteBuf written = Unpooled.buffer();
+        ByteBuf part;
+        while ((part = tls.readOutbound()) != null) {
+            written.writeBytes(part);
+            part.release();
+        }
+        Responses.Received<FetchResponse> received = Responses.parse(written, ApiKeys.FETCH, version);
+        assertThat(received.body().data())
+                .isEqualTo(roundTripped(fetchResponse(onDisk, MemoryRecords.EMPTY), version));
+        assertThat(tls.finish()).isFalse();
     }
 
     @Test
@@ -195,8 +225,20 @@ class ResponseEncoderTest {
         return Unpooled.wrappedBuffer(out.toByteArray());
     }
 
+    /** A segment file that can only be read, as FileRegionReader's direct path does; never transferred. */
+    private static final class UntransferableFile extends BytesFile {
+        UntransferableFile(int leading, MemoryRecords records) {
+            super(leading, records);
+        }
+
+        @Override
+        public long transferTo(long position, long count, WritableByteChannel target) {
+            throw new UnsupportedOperationException("over TLS the records are read into a buffer, not transferred");
+        }
+    }
+
     /** A segment file in memory: {@code leading} zero bytes, then the records. */
-    private static final class BytesFile implements Filesystem.FileHandle {
+    private static class BytesFile implements Filesystem.FileHandle {
         private final byte[] bytes;
 
         BytesFile(int leading, MemoryRecords records) {
