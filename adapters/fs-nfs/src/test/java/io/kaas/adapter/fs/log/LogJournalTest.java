@@ -83,18 +83,7 @@ class LogJournalTest {
                 f.clock.nowMs());
         f.commit();
         assertTrue(ack.isDone());
-        f.engine().delete(topic);
-        PartitionLog fresh = f.open(topic, 0);
-        byte[] batch = Batches.batch(1, 10, 2_000L, random);
-        CompletableFuture<Void> freshAck = EngineFixture.appendDurable(fresh, batch, f.clock.nowMs());
-        f.commit();
-        assertTrue(freshAck.isDone());
-        f.crash();
-
-        PartitionLog recovered = f.open(topic, 0);
-        List<byte[]> read = EngineFixture.readAll(recovered, 0);
-        assertEquals(1, read.size(), "only the new topic's batch");
-        assertArrayEquals(Batches.stored(batch, 0, recovered.leaderEpoch()), read.get(0));
+        deleteReCreateAndLosePowerThenOnlyTheNewBatchComesBack();
     }
 
     @Test
@@ -132,6 +121,11 @@ class LogJournalTest {
                 "spares written over as journal files: " + renames);
         // the old topic's entries are still in the spares the new ones are written over (JournalEntryTest: read
         // up to the first entry of another file)
+        deleteReCreateAndLosePowerThenOnlyTheNewBatchComesBack();
+    }
+
+    /** Deletes the topic, re-creates it with one acknowledged batch and loses power: only that batch comes back. */
+    private void deleteReCreateAndLosePowerThenOnlyTheNewBatchComesBack() throws IOException {
         f.engine().delete(topic);
         PartitionLog fresh = f.open(topic, 0);
         byte[] batch = Batches.batch(1, 10, 2_000L, random);
@@ -140,9 +134,10 @@ class LogJournalTest {
         assertTrue(freshAck.isDone());
         f.crash();
 
-        List<byte[]> read = EngineFixture.readAll(f.open(topic, 0), 0);
+        PartitionLog recovered = f.open(topic, 0);
+        List<byte[]> read = EngineFixture.readAll(recovered, 0);
         assertEquals(1, read.size(), "only the re-created topic's batch");
-        assertArrayEquals(Batches.stored(batch, 0, 0), read.get(0));
+        assertArrayEquals(Batches.stored(batch, 0, recovered.leaderEpoch()), read.get(0));
     }
 
     private static String journalFile(long seq) {
