@@ -348,19 +348,23 @@ def quick_join():
                 time.sleep(max(0.0, 10 - waited))   # a heartbeat interval (3 s) and more after the second joined
             state = admin.list_groups(group_id, timeout=TIMEOUT_S)[0]
             got = [tp.partition for tp in second.assignment()]
+            closing = time.time()
             second.close()
             first.close()
+            closed = time.time() - closing
         told = [line for line in debug if group_id in line and "heartbeat error" in line and "rebalance in progress" in line]
         if polled_both:
-            check(got, f"attempt {attempt + 1}, both polled: the second consumer got {got} after {waited:.1f}s")
+            check(got, f"attempt {attempt + 1}, both polled: the second consumer got {got} after {waited:.1f}s"
+                       f" (closed in {closed:.1f}s)")
         elif got:
             direct += 1
-            check(True, f"attempt {attempt + 1}, only the second polled: it got {got} after {waited:.1f}s")
+            check(True, f"attempt {attempt + 1}, only the second polled: it got {got} after {waited:.1f}s"
+                        f" (closed in {closed:.1f}s)")
         else:
             check(told and state.state == "PreparingRebalance" and len(state.members) == 2,
                   f"attempt {attempt + 1}, only the second polled: the first kept every partition, the group waits "
                   f"for it ({state.state}, {len(state.members)} members) and its heartbeats were answered "
-                  f"REBALANCE_IN_PROGRESS ({len(told)} times)")
+                  f"REBALANCE_IN_PROGRESS ({len(told)} times; closed in {closed:.1f}s)")
     print(f"note: with only the second polled it got partitions at once {direct} times in 5", flush=True)
 
 
