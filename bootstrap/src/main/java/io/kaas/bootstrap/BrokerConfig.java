@@ -52,6 +52,8 @@ import java.util.function.Function;
  * @param maxFrameBytes     {@code KAAS_SOCKET_REQUEST_MAX_BYTES}: largest request frame (104857600)
  * @param ioThreads         {@code KAAS_IO_THREADS}: network event-loop threads (2 x cores)
  * @param socketSendBufferBytes    {@code KAAS_SOCKET_SEND_BUFFER_BYTES}: each connection's SO_SNDBUF (102400; -1 = OS default)
+ * @param tlsSocketSendBufferBytes {@code KAAS_TLS_SOCKET_SEND_BUFFER_BYTES}: SO_SNDBUF of a connection on a TLS listener
+ *                          (-1 = OS default, which is the default: {@link WireSettings#DEFAULT_TLS_SEND_BUFFER_BYTES})
  * @param socketReceiveBufferBytes {@code KAAS_SOCKET_RECEIVE_BUFFER_BYTES}: each connection's SO_RCVBUF (102400; -1 = OS default)
  * @param connectionLimits  the broker-wide connection limits at startup, each Apache's config of that name, all
  *                          unlimited by default ({@link Integer#MAX_VALUE}): {@code KAAS_MAX_CONNECTIONS},
@@ -114,7 +116,7 @@ public record BrokerConfig(String bindHost, int port, List<ListenerConfig> liste
                            Map<String, Path> logDirs, int brokerId, Optional<String> rack, Optional<String> clusterId, boolean autoCreateTopics,
                            int defaultPartitions,
                            int messageMaxBytes, int maxFrameBytes, int ioThreads, int socketSendBufferBytes,
-                           int socketReceiveBufferBytes, long connectionsMaxIdleMs, ConnectionLimits connectionLimits,
+                           int tlsSocketSendBufferBytes, int socketReceiveBufferBytes, long connectionsMaxIdleMs, ConnectionLimits connectionLimits,
                            LogConfig logDefaults,
                            long fsyncMaxLatencyMs, boolean logJournal, long retentionCheckIntervalMs,
                            LogCleanerSettings logCleaner,
@@ -161,6 +163,8 @@ public record BrokerConfig(String bindHost, int port, List<ListenerConfig> liste
                 r.integer("KAAS_SOCKET_REQUEST_MAX_BYTES", WireSettings.DEFAULT_MAX_FRAME_BYTES, 1, Integer.MAX_VALUE),
                 r.integer("KAAS_IO_THREADS", 2 * Runtime.getRuntime().availableProcessors(), 1, 1024),
                 r.integer("KAAS_SOCKET_SEND_BUFFER_BYTES", WireSettings.DEFAULT_SOCKET_BUFFER_BYTES, -1, Integer.MAX_VALUE),
+                r.integer("KAAS_TLS_SOCKET_SEND_BUFFER_BYTES", WireSettings.DEFAULT_TLS_SEND_BUFFER_BYTES, -1,
+                        Integer.MAX_VALUE),
                 r.integer("KAAS_SOCKET_RECEIVE_BUFFER_BYTES", WireSettings.DEFAULT_SOCKET_BUFFER_BYTES, -1,
                         Integer.MAX_VALUE),
                 r.longValue("KAAS_CONNECTIONS_MAX_IDLE_MS", WireSettings.DEFAULT_CONNECTIONS_MAX_IDLE_MS, -1,

@@ -299,7 +299,8 @@ public final class KaasBroker implements AutoCloseable {
                 (log, now) -> log.expireProducers(now, config.producerIdExpirationMs()));
 
         WireSettings wire = new WireSettings(config.bindHost(), config.port(), config.maxFrameBytes(),
-                config.ioThreads(), config.socketSendBufferBytes(), config.socketReceiveBufferBytes(),
+                config.ioThreads(), config.socketSendBufferBytes(), config.tlsSocketSendBufferBytes(),
+                config.socketReceiveBufferBytes(),
                 config.connectionsMaxIdleMs(), ConnectionLimits.DEFAULT);
         // Each listener's port, as bound: with port 0 (tests) it is known only once the listener is.
         Map<String, AtomicInteger> boundPorts = new LinkedHashMap<>();

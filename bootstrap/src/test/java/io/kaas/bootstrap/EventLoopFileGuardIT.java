@@ -50,7 +50,8 @@ class EventLoopFileGuardIT {
                 })
                 .build();
         WireSettings settings = new WireSettings("127.0.0.1", 0, WireSettings.DEFAULT_MAX_FRAME_BYTES, 1,
-                WireSettings.DEFAULT_SOCKET_BUFFER_BYTES, WireSettings.DEFAULT_SOCKET_BUFFER_BYTES, 0L,
+                WireSettings.DEFAULT_SOCKET_BUFFER_BYTES, WireSettings.DEFAULT_TLS_SEND_BUFFER_BYTES,
+                WireSettings.DEFAULT_SOCKET_BUFFER_BYTES, 0L,
                 ConnectionLimits.DEFAULT);
         KafkaServer server = KafkaServer.start(settings, registry, Runnable::run);
         try (RawKafkaConnection client = RawKafkaConnection.connect("127.0.0.1", server.port())) {

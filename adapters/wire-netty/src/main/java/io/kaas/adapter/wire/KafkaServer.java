@@ -146,7 +146,7 @@ public final class KafkaServer implements AutoCloseable {
     private static Channel bind(WireSettings settings, WireListener listener, ReloadingSslContext ssl,
                                 EventLoopGroup acceptor, EventLoopGroup workers, Executor blockingExecutor,
                                 TrafficMetrics metrics, Tracer tracer, ConnectionGate gate) throws InterruptedException {
-        ServerBootstrap bootstrap = socketBuffers(new ServerBootstrap(), settings)
+        ServerBootstrap bootstrap = socketBuffers(new ServerBootstrap(), settings, ssl != null)
                 .group(acceptor, workers)
                 .channel(NioServerSocketChannel.class)
                 .handler(gate)
@@ -186,9 +186,10 @@ public final class KafkaServer implements AutoCloseable {
         return bootstrap.bind(settings.host(), listener.port()).sync().channel();
     }
 
-    private static ServerBootstrap socketBuffers(ServerBootstrap bootstrap, WireSettings settings) {
-        if (settings.sendBufferBytes() > 0) {
-            bootstrap.childOption(ChannelOption.SO_SNDBUF, settings.sendBufferBytes());
+    private static ServerBootstrap socketBuffers(ServerBootstrap bootstrap, WireSettings settings, boolean tls) {
+        int sendBufferBytes = tls ? settings.tlsSendBufferBytes() : settings.sendBufferBytes();
+        if (sendBufferBytes > 0) {
+            bootstrap.childOption(ChannelOption.SO_SNDBUF, sendBufferBytes);
         }
         if (settings.receiveBufferBytes() > 0) {
             // on the listening socket too, as Apache does: accepted sockets inherit it before the handshake

@@ -25,30 +25,50 @@ import java.util.concurrent.Executor;
  * reads regions into buffers on the I/O executor (never on the event loop, which must not touch files) and
  * writes each buffer in its region's place. Writes and flushes that come after a region wait until it has
  * been read, so the connection's bytes keep their order. The regions are read when a flush asks for them,
- * all regions written before it in one task: a Fetch of many partitions is one hand-off to the I/O executor
- * and back, not one per partition, each of which would wait for a thread on a busy machine. Apache's TLS
- * transport copies the file through memory likewise, on its network thread. A {@link ReadableFileRegion} (the
- * fetched records of a segment) is read straight into the buffer; any other region is transferred into it.
+ * all regions written before it in one task: a Fetch of many partitions is one hand-off to the I/O executor,
+ * not one per partition, each of which would wait for a thread on a busy machine. The task hands what it has
+ * read back to the loop every {@link #DEFAULT_HAND_BACK_BYTES} or so, and the loop writes and flushes it at once:
+ * the first megabyte of a large Fetch is encrypted and on its way while the next is read, as Apache's TLS
+ * transport, which copies the file through memory on its network thread, sends a response record by record.
+ * A {@link ReadableFileRegion} (the fetched records of a segment) is read straight into the buffer; any other
+ * region is transferred into it.
  */
 public final class FileRegionReader extends ChannelOutboundHandlerAdapter {
     /** A flush, queued among the writes it must follow. */
     private static final Object FLUSH = new Object();
+    /** Read bytes the I/O task hands back to the loop together: a few TLS records' worth at least, to encrypt and send. */
+    static final int DEFAULT_HAND_BACK_BYTES = 256 * 1024;
 
     private final Executor ioExecutor;
+    private final int handBackBytes;
     /**
      * Writes (message and promise) and flushes held back behind a region not written yet, in order. Whenever
      * no read runs, it is empty or starts with a region.
      */
     private final Queue<Object> waiting = new ArrayDeque<>();
-    /** The regions the running read copies (they stay in {@link #waiting} until written); empty: none runs. */
-    private Set<FileRegion> reading = Set.of();
+    /**
+     * The regions the running read copies and has not handed back (they stay in {@link #waiting} until written);
+     * empty: none runs.
+     */
+    private final Set<FileRegion> reading = Collections.newSetFromMap(new IdentityHashMap<>());
+    /**
+     * Set while {@link #written} writes read regions out: a flush a write sets off meanwhile (a writability change
+     * reaching the dispatcher) must not start reading regions that are in hand; the drain starts the next read.
+     */
+    private boolean draining;
 
     private record Write(Object message, ChannelPromise promise) {
     }
 
     /** @param ioExecutor where the file reads run: the broker's I/O executor */
     public FileRegionReader(Executor ioExecutor) {
+        this(ioExecutor, DEFAULT_HAND_BACK_BYTES);
+    }
+
+    /** @param handBackBytes how many read bytes the I/O task gathers before it hands them to the loop */
+    FileRegionReader(Executor ioExecutor, int handBackBytes) {
         this.ioExecutor = ioExecutor;
+        this.handBackBytes = handBackBytes;
     }
 
     @Override
@@ -67,7 +87,7 @@ public final class FileRegionReader extends ChannelOutboundHandlerAdapter {
             return;
         }
         waiting.add(FLUSH);
-        if (reading.isEmpty()) {
+        if (reading.isEmpty() && !draining) {
             readRegions(ctx);
         }
     }
@@ -94,36 +114,59 @@ public final class FileRegionReader extends ChannelOutboundHandlerAdapter {
                 regions.add(region);
             }
         }
-        reading = Collections.newSetFromMap(new IdentityHashMap<>());
         reading.addAll(regions);
         ioExecutor.execute(() -> {
             Map<FileRegion, Object> copies = new IdentityHashMap<>(); // a region's buffer, or why it failed
-            for (FileRegion region : regions) {
+            long bytes = 0;
+            for (int i = 0; i < regions.size(); i++) {
+                FileRegion region = regions.get(i);
                 try {
-                    copies.put(region, copy(ctx, region));
+                    ByteBuf copy = copy(ctx, region);
+                    bytes += copy.readableBytes();
+                    copies.put(region, copy);
                 } catch (IOException | RuntimeException e) {
                     copies.put(region, e);
                 } finally {
                     region.release();
                 }
+                if (bytes >= handBackBytes || i == regions.size() - 1) {
+                    Map<FileRegion, Object> handedBack = copies;
+                    ctx.executor().execute(() -> written(ctx, handedBack));
+                    copies = new IdentityHashMap<>();
+                    bytes = 0;
+                }
             }
-            ctx.executor().execute(() -> written(ctx, copies));
         });
     }
 
     /**
-     * Back on the event loop: each region's bytes take its place, and what waited behind it goes out, up to a
-     * region written during the read, which a flush after it sends to be read in turn.
+     * Back on the event loop with the regions read so far (in order: every region before them is written): each
+     * region's bytes take its place, and what waited behind it goes out, up to a region the read has yet to hand
+     * back (what went out is flushed now, not at the end of the response), or one written during the read, which
+     * a flush after it sends to be read in turn.
      */
     private void written(ChannelHandlerContext ctx, Map<FileRegion, Object> copies) {
-        reading = Set.of();
+        reading.removeAll(copies.keySet());
+        draining = true;
+        try {
+            drain(ctx, copies);
+        } finally {
+            draining = false;
+        }
+        // left only when the channel closed during the read: nobody will write these buffers
+        copies.values().forEach(ReferenceCountUtil::release);
+    }
+
+    private void drain(ChannelHandlerContext ctx, Map<FileRegion, Object> copies) {
         Object next;
         while ((next = waiting.peek()) != null) {
             if (next == FLUSH) {
                 waiting.poll();
                 ctx.flush();
             } else if (((Write) next).message() instanceof FileRegion region && !copies.containsKey(region)) {
-                if (waiting.contains(FLUSH)) {
+                if (!reading.isEmpty()) {
+                    ctx.flush();
+                } else if (waiting.contains(FLUSH)) {
                     readRegions(ctx);
                 }
                 break;
@@ -138,8 +181,6 @@ public final class FileRegionReader extends ChannelOutboundHandlerAdapter {
                 }
             }
         }
-        // left only when the channel closed during the read: nobody will write these buffers
-        copies.values().forEach(ReferenceCountUtil::release);
     }
 
     private static ByteBuf copy(ChannelHandlerContext ctx, FileRegion region) throws IOException {

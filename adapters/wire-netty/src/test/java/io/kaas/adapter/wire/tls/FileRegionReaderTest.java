@@ -6,8 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.DefaultFileRegion;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -67,6 +71,38 @@ class FileRegionReaderTest {
         channel.runPendingTasks();
         assertThat(io).isEmpty();
         assertThat(outbound()).containsExactly("[", "first", "|", "second", "]");
+    }
+
+    @Test
+    void aLargeResponseGoesOutPieceByPieceAsItIsRead() throws IOException {
+        Path a = Files.writeString(dir.resolve("a.log"), "first");
+        Path b = Files.writeString(dir.resolve("b.log"), "second");
+        List<String> events = new ArrayList<>();
+        // takes the place of the socket: the embedded channel's own runs its pending tasks inside a write
+        EmbeddedChannel recorded = new EmbeddedChannel(new ChannelOutboundHandlerAdapter() {
+            @Override
+            public void write(ChannelHandlerContext ctx, Object message, ChannelPromise promise) {
+                events.add(((ByteBuf) message).toString(StandardCharsets.UTF_8));
+                ReferenceCountUtil.release(message);
+                promise.setSuccess();
+            }
+
+            @Override
+            public void flush(ChannelHandlerContext ctx) {
+                events.add("flush");
+            }
+        }, new FileRegionReader(io::add, 5));
+
+        recorded.write(new DefaultFileRegion(a.toFile(), 0, 5));
+        recorded.write(new DefaultFileRegion(b.toFile(), 0, 6));
+        recorded.writeAndFlush(text("!"));
+        assertThat(io).hasSize(1); // still one task for the response
+        io.poll().run();
+        recorded.runPendingTasks();
+
+        // the first region (as many bytes as a hand-back holds) is sent before the rest is written
+        assertThat(events).containsExactly("first", "flush", "second", "!", "flush");
+        recorded.finishAndReleaseAll();
     }
 
     @Test
