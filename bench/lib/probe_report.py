@@ -24,8 +24,8 @@ def delta(pattern):
     rx = re.compile(pattern)
     return sum(v - a.get(k, 0.0) for k, v in b.items() if rx.fullmatch(k))
 
-fsyncs = delta(r"kaas_log_fsync_duration_seconds_count")
-fsync_s = delta(r"kaas_log_fsync_duration_seconds_sum")
+fsyncs = delta(r"kaas_log_fsync_duration_seconds_count(\{.*\})?")
+fsync_s = delta(r"kaas_log_fsync_duration_seconds_sum(\{.*\})?")
 fsync_bytes = delta(r"kaas_log_fsync_bytes(_bytes)?_sum")
 acked = delta(r"kaas_log_group_commit_appends_sum")
 requests = delta(r'kaas_request_duration_seconds_count\{api="Produce"\}')

@@ -421,7 +421,7 @@ final class LogJournal {
         } finally {
             watchdog.cancel();
         }
-        metrics.fsyncNanos().record(metrics.nanoTime() - started);
+        metrics.journalFsyncNanos().record(metrics.nanoTime() - started);
         List<Waiter> done = new ArrayList<>();
         synchronized (this) {
             if (failure != null) {

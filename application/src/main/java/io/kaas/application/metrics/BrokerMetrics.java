@@ -30,6 +30,7 @@ public final class BrokerMetrics implements TrafficMetrics {
     private final AtomicReferenceArray<RequestStats> requests = new AtomicReferenceArray<>(API_KEYS);
     private final Map<String, ConnectionCount> listeners = new ConcurrentHashMap<>();
     private final Histogram fsyncNanos = Histogram.latencyNanos();
+    private final Histogram journalFsyncNanos = Histogram.latencyNanos();
     /** Throttle times handed out, in milliseconds, per quota type. */
     private final Map<QuotaType, Histogram> throttleTimes = new EnumMap<>(QuotaType.class);
     /** Appends acknowledged by one group-commit fsync. */
@@ -130,9 +131,14 @@ public final class BrokerMetrics implements TrafficMetrics {
         return Collections.unmodifiableMap(listeners);
     }
 
-    /** Each group-commit fsync of a partition, in nanoseconds. */
+    /** Each group-commit fsync of a partition's segment files, in nanoseconds. */
     public Histogram fsyncNanos() {
         return fsyncNanos;
+    }
+
+    /** Each group-commit fsync of the log journal's files ({@code KAAS_LOG_JOURNAL}), in nanoseconds. */
+    public Histogram journalFsyncNanos() {
+        return journalFsyncNanos;
     }
 
     /** Each throttle a client earned by exceeding its quota of {@code type}, in milliseconds. */

@@ -28,6 +28,7 @@ final class SnapshotHistograms implements MetricProducer {
     static final AttributeKey<String> API = AttributeKey.stringKey("api");
     static final AttributeKey<String> QUOTA_TYPE = AttributeKey.stringKey("quota_type");
     static final AttributeKey<String> STEP = AttributeKey.stringKey("step");
+    static final AttributeKey<String> LOG = AttributeKey.stringKey("log");
     private static final double NANOS_PER_SECOND = 1e9;
     private static final double MILLIS_PER_SECOND = 1e3;
 
@@ -62,8 +63,10 @@ final class SnapshotHistograms implements MetricProducer {
         }
         out.add(metric(resource, "kaas.throttle.time", "Each throttle a client earned by exceeding a quota", "s",
                 throttles));
-        out.add(metric(resource, "kaas.log.fsync.duration", "Each group-commit fsync of a partition's segments", "s",
-                List.of(point(metrics.fsyncNanos().snapshot(), NANOS_PER_SECOND, now, Attributes.empty()))));
+        out.add(metric(resource, "kaas.log.fsync.duration", "Each group-commit fsync: of a partition's segment files"
+                + " (log=segments) or of the log journal (log=journal)", "s", List.of(
+                point(metrics.fsyncNanos().snapshot(), NANOS_PER_SECOND, now, Attributes.of(LOG, "segments")),
+                point(metrics.journalFsyncNanos().snapshot(), NANOS_PER_SECOND, now, Attributes.of(LOG, "journal")))));
         out.add(metric(resource, "kaas.log.group_commit.appends", "Appends acknowledged by one group-commit fsync",
                 "{append}", List.of(point(metrics.groupCommitAppends().snapshot(), 1, now, Attributes.empty()))));
         out.add(metric(resource, "kaas.log.fsync.bytes", "Bytes of appends one group-commit fsync made durable", "By",

@@ -70,6 +70,7 @@ class BrokerTelemetryTest {
         metrics.fsyncNanos().record(300_000);      // 0.3 ms: in the 0.5 ms bucket
         metrics.fsyncNanos().record(7_000_000);    // 7 ms: in the 10 ms bucket
         metrics.fsyncNanos().record(60_000_000_000L); // a minute: above every bound
+        metrics.journalFsyncNanos().record(40_000_000); // 40 ms, the journal's: in the 50 ms bucket
         metrics.groupCommitAppends().record(3);
         metrics.fsyncBytes().record(20_000);
         metrics.produceStep(BrokerMetrics.ProduceStep.FSYNC_WAIT).record(2_000_000);
@@ -77,11 +78,15 @@ class BrokerTelemetryTest {
                 FixedGauges.of(4, 1, List.of()))) {
             PrometheusText parsed = PrometheusText.parse(new String(telemetry.prometheusText(), StandardCharsets.UTF_8));
 
-            assertThat(parsed.value("kaas_log_fsync_duration_seconds_bucket", Map.of("le", "5.0E-4"))).hasValue(1);
-            assertThat(parsed.value("kaas_log_fsync_duration_seconds_bucket", Map.of("le", "0.01"))).hasValue(2);
-            assertThat(parsed.value("kaas_log_fsync_duration_seconds_bucket", Map.of("le", "+Inf"))).hasValue(3);
-            assertThat(parsed.value("kaas_log_fsync_duration_seconds_count", Map.of())).hasValue(3);
-            assertThat(parsed.value("kaas_log_fsync_duration_seconds_sum", Map.of()).getAsDouble())
+            String fsync = "kaas_log_fsync_duration_seconds";
+            assertThat(parsed.value(fsync + "_bucket", Map.of("log", "segments", "le", "5.0E-4"))).hasValue(1);
+            assertThat(parsed.value(fsync + "_bucket", Map.of("log", "segments", "le", "0.01"))).hasValue(2);
+            assertThat(parsed.value(fsync + "_bucket", Map.of("log", "segments", "le", "+Inf"))).hasValue(3);
+            assertThat(parsed.value(fsync + "_count", Map.of("log", "segments"))).hasValue(3);
+            assertThat(parsed.value(fsync + "_count", Map.of("log", "journal"))).hasValue(1); // its own series
+            assertThat(parsed.value(fsync + "_bucket", Map.of("log", "journal", "le", "0.05"))).hasValue(1);
+            assertThat(parsed.value(fsync + "_bucket", Map.of("log", "journal", "le", "0.025"))).hasValue(0);
+            assertThat(parsed.value(fsync + "_sum", Map.of("log", "segments")).getAsDouble())
                     .isCloseTo(60.0073, org.assertj.core.data.Offset.offset(1e-9));
             assertThat(parsed.value("kaas_log_group_commit_appends_bucket", Map.of("le", "4.0"))).hasValue(1);
             assertThat(parsed.value("kaas_log_group_commit_appends_bucket", Map.of("le", "2.0"))).hasValue(0);
