@@ -93,12 +93,7 @@ public class AuthRateProbe {
 
     /** utime + stime of the broker process in clock ticks, 0 without a pid. */
     private static long brokerTicks(String[] args) throws java.io.IOException {
-        if (args.length < 6) {
-            return 0;
-        }
-        String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc", args[5], "stat"));
-        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+        return ProcessTicks.of(args.length < 6 ? null : args[5]);
     }
 
     private static ChannelBuilder channelBuilder(AdminClientConfig config) {

@@ -3,27 +3,32 @@
 # each with three listeners on the same certificates - PLAINTEXT, SASL_SSL with SCRAM-SHA-512, and SSL with
 # required client certificates (mTLS). Per broker x listener, driven by Apache's own tools with the listener's
 # client settings: ProducerPerformance (1 KiB, acks=all, 6 partitions, fixed count), ConsumerPerformance of those
-# records, and bench/AuthRateProbe.java (new connections through the whole TLS + SASL handshake and one request).
+# records, bench/WarmConsumeProbe.java (the same records read again by one consumer whose JVM has warmed up: a fresh
+# ConsumerPerformance run of a few seconds is largely its own JIT warm-up), and bench/AuthRateProbe.java (new
+# connections through the whole TLS + SASL handshake and one request).
 # Records records/s and connections/s, and the broker's CPU seconds (utime+stime from /proc) for the same work
 # (for the probe: over its timed connections only, after its untimed warm-up).
 # Same durability on both: Apache's default (acknowledge from the page cache), kaas with a flush interval so large
 # that acks=all never waits for an fsync. Passes alternate A B B A ...; a warm-up pass per broker is discarded.
-#   bench/security.sh [--rounds N] [--records N] [--connections N] [--concurrency N] [--tls-sessions fresh|reuse] [--out DIR]
-# Defaults: 2 rounds, 300000 records, 400 connections, 4 at a time, fresh (full handshakes). Prints the table
+#   bench/security.sh [--rounds N] [--records N] [--warm-passes N] [--connections N] [--concurrency N]
+#                     [--tls-sessions fresh|reuse] [--out DIR]
+# Defaults: 2 rounds, 300000 records, 4 warm passes (the first one uncounted), 400 connections, 4 at a time, fresh
+# (full handshakes). Prints the table
 # and writes OUT/summary.txt + OUT/results.json; raw tool output is in OUT/logs.
 set -uo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 K="${KAFKA_SH:-$ROOT/../shared/tools/peer-kafka.sh}"
-ROUNDS=2; RECORDS=300000; CONNECTIONS=400; CONCURRENCY=4; SESSIONS=fresh; OUT=""
+ROUNDS=2; RECORDS=300000; WARM_PASSES=4; CONNECTIONS=400; CONCURRENCY=4; SESSIONS=fresh; OUT=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --rounds) ROUNDS="$2"; shift ;;
     --records) RECORDS="$2"; shift ;;
+    --warm-passes) WARM_PASSES="$2"; shift ;;
     --connections) CONNECTIONS="$2"; shift ;;
     --concurrency) CONCURRENCY="$2"; shift ;;
     --tls-sessions) SESSIONS="$2"; shift ;;
     --out) OUT="$2"; shift ;;
-    *) sed -n '2,12p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,15p' "$0" >&2; exit 2 ;;
   esac
   shift
 done
@@ -33,7 +38,8 @@ JAR="$ROOT/bootstrap/target/kaas.jar"
 [ -f "$JAR" ] || (cd "$ROOT" && mvn -B -q -DskipTests package -pl bootstrap -am) || exit 2
 CP="$("$K" classpath)"
 PEER="${KAAS_PEER_CACHE:-$HOME/.cache/kaas-peer}/3.7.2"
-mkdir -p "$OUT/classes" && javac -nowarn -d "$OUT/classes" -cp "$CP" "$ROOT/bench/AuthRateProbe.java" || exit 2
+mkdir -p "$OUT/classes" && javac -nowarn -d "$OUT/classes" -cp "$CP" "$ROOT/bench/AuthRateProbe.java" \
+  "$ROOT/bench/WarmConsumeProbe.java" "$ROOT/bench/ProcessTicks.java" || exit 2
 
 # Ports: A = Apache (plain, its controller, scram, mtls), B = kaas (plain, scram, mtls; health on +7).
 A_PORT=${A_PORT:-41910}; B_PORT=${B_PORT:-41930}
@@ -164,7 +170,7 @@ pass() {
   local side="$1" tag="$2" n="$3" c="$4" l t props boot
   for l in "${LISTENERS[@]}"; do
     t="sec-$tag-$l"; props="$OUT/client-$l.properties"; boot="127.0.0.1:${PORT[$side-$l]}"
-    echo "  $tag ${NAME[$side]} $l: produce, consume, $c connections" >&2
+    echo "  $tag ${NAME[$side]} $l: produce, consume, consume warm, $c connections" >&2
     tool org.apache.kafka.tools.TopicCommand --bootstrap-server 127.0.0.1:${PORT[$side-plain]} --create --topic "$t" \
       --partitions 6 --replication-factor 1 >> "$OUT/logs/topics.log" 2>&1
     step "$tag-$side-$l-produce" "$side" "$K" tool org.apache.kafka.tools.ProducerPerformance --topic "$t" \
@@ -172,12 +178,14 @@ pass() {
       --producer-props bootstrap.servers="$boot" acks=all
     step "$tag-$side-$l-consume" "$side" "$K" tool org.apache.kafka.tools.ConsumerPerformance --bootstrap-server "$boot" \
       --topic "$t" --messages "$n" --group "$t-group" --timeout 20000 --consumer.config "$props"
+    step "$tag-$side-$l-warm-consume" "$side" java -Dlog4j.configuration="file:$PEER/tools-log4j.properties" \
+      -cp "$CP:$OUT/classes" WarmConsumeProbe "$props" "$boot" "$t" "$WARM_PASSES" "${PID[$side]}"
     step "$tag-$side-$l-auth" "$side" java -Dlog4j.configuration="file:$PEER/tools-log4j.properties" \
       -cp "$CP:$OUT/classes" AuthRateProbe "$props" "$boot" "$c" "$CONCURRENCY" "$SESSIONS" "${PID[$side]}"
   done
 }
 
-echo "security bench: $ROUNDS rounds, $RECORDS x 1 KiB, $CONNECTIONS connections ($CONCURRENCY at a time, $SESSIONS TLS sessions), out $OUT" >&2
+echo "security bench: $ROUNDS rounds, $RECORDS x 1 KiB (warm consumer: $WARM_PASSES passes), $CONNECTIONS connections ($CONCURRENCY at a time, $SESSIONS TLS sessions), out $OUT" >&2
 START_LOAD=$(cut -d' ' -f1-3 /proc/loadavg)
 pass A warmup $((RECORDS / 3)) $((CONNECTIONS / 4))
 pass B warmup $((RECORDS / 3)) $((CONNECTIONS / 4))

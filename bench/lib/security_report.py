@@ -1,6 +1,6 @@
 """The table of bench/security.sh: per listener and scenario, both brokers' medians over the counted rounds
 (min..max beside them), kaas over Apache, and what TLS costs each broker relative to its own plaintext.
-Usage: security_report.py OUT ROUNDS; reads OUT/logs/r<round>-<A|B>-<listener>-<produce|consume|auth>.{log,meta},
+Usage: security_report.py OUT ROUNDS; reads OUT/logs/r<round>-<A|B>-<listener>-<scenario>.{log,meta} (SCENARIOS),
 writes OUT/results.json, prints the table."""
 import json
 import os
@@ -11,7 +11,7 @@ import sys
 out, rounds = sys.argv[1], int(sys.argv[2])
 SIDES = {"A": "Apache", "B": "kaas"}
 LISTENERS = {"plain": "PLAINTEXT", "scram": "SASL_SSL SCRAM-SHA-512", "mtls": "SSL mTLS"}
-SCENARIOS = ("produce", "consume", "auth")
+SCENARIOS = ("produce", "consume", "warm-consume", "auth")
 HZ = os.sysconf("SC_CLK_TCK")
 
 
@@ -25,8 +25,8 @@ def meta(name):
 
 
 def rate_and_count(scenario, name):
-    """The tool's own rate, the work it did (records or connections) and, for the probe, the broker CPU seconds
-    of its timed part; None when it did not finish."""
+    """The tool's own rate, the work it did (records or connections) and, for the probes, the broker CPU seconds
+    of their timed part; None when it did not finish."""
     text = open(f"{out}/logs/{name}.log").read()
     if scenario == "produce":
         m = re.findall(r"^(\d+) records sent, ([\d.]+) records/sec .*ms max latency", text, re.M)
@@ -38,6 +38,9 @@ def rate_and_count(scenario, name):
             return None, None, None
         row = dict(zip([h.strip() for h in header[-1].split(",")], [v.strip() for v in lines[-1].split(",")]))
         return float(row["fetch.nMsg.sec"]), int(float(row["data.consumed.in.nMsg"])), None
+    if scenario == "warm-consume":
+        m = re.search(r"records=(\d+) seconds=\S+ rec_per_s=([\d.]+) broker_ticks=(\d+)", text)
+        return (float(m.group(2)), int(m.group(1)), int(m.group(3)) / HZ) if m else (None, None, None)
     m = re.search(r"connections=(\d+) failures=(\d+) seconds=\S+ conn_per_s=([\d.]+) broker_ticks=(\d+)", text)
     return (float(m.group(3)), int(m.group(1)) - int(m.group(2)), int(m.group(4)) / HZ) if m else (None, None, None)
 
@@ -82,6 +85,7 @@ def ratio(b, a):
 
 UNITS = {"produce": ("records/s", "broker CPU us/record", 1e6),
          "consume": ("records/s", "broker CPU us/record", 1e6),
+         "warm-consume": ("records/s", "broker CPU us/record", 1e6),
          "auth": ("connections/s", "broker CPU ms/connection", 1e3)}
 rows = [("listener", "scenario", "metric", "Apache median (min..max)", "kaas median (min..max)", "kaas/Apache", "better")]
 for listener, label in LISTENERS.items():
