@@ -48,9 +48,12 @@ kaas_start() { # port data-dir flush journal (its health port: port + 1)
 }
 
 # A kaas stop command: first the broker's count of acks=all answers sent before an fsync covered them (the promise
-# broken; there must be none), into OUT/SIDE-acks-before-sync.txt for the report, then its data goes.
+# broken; there must be none), into OUT/SIDE-acks-before-sync.txt for the report, and its fsync histograms, appended
+# to OUT/SIDE-fsync.txt (one scrape per broker run: bench/lib/fsync_summary.py sums them), then its data goes.
 kaas_stop() { # port data-dir out side
-  echo "curl -sf http://127.0.0.1:$(($1 + 1))/metrics | grep -E '^kaas_produce_acks_before_sync' > $3/$4-acks-before-sync.txt; rm -rf $2"
+  local scrape="curl -sf http://127.0.0.1:$(($1 + 1))/metrics"
+  echo "$scrape | grep -E '^kaas_produce_acks_before_sync' > $3/$4-acks-before-sync.txt;" \
+    "$scrape | grep -E '^kaas_log_fsync_duration_seconds' >> $3/$4-fsync.txt; rm -rf $2"
 }
 
 run_pairing() { # name apache-extra kaas-flush
@@ -105,6 +108,14 @@ report() { # name outdir a-start b-start
       echo
       echo "$side's acks=all answers sent before an fsync covered them, over the whole run (there must be none):"
       echo "\`$(tr '\n' ' ' < "$2/$side-acks-before-sync.txt" | sed 's/ *$//')\`"
+    done
+    for side in A B; do
+      [ -s "$2/$side-fsync.txt" ] || continue
+      echo
+      echo "$side's fsyncs over every run of it (kaas_log_fsync_duration_seconds, by log):"
+      echo '```'
+      python3 "$ROOT/bench/lib/fsync_summary.py" "$2/$side-fsync.txt"
+      echo '```'
     done
   } > "$file"
   echo "wrote $file" >&2
