@@ -28,7 +28,7 @@ import java.util.concurrent.Executor;
  * all regions written before it in one task: a Fetch of many partitions is one hand-off to the I/O executor,
  * not one per partition, each of which would wait for a thread on a busy machine. The task hands what it has
  * read back to the loop every {@link #DEFAULT_HAND_BACK_BYTES} or so, and the loop writes and flushes it at once:
- * the first megabyte of a large Fetch is encrypted and on its way while the next is read, as Apache's TLS
+ * the first part of a large Fetch is encrypted and on its way while the rest is read, as Apache's TLS
  * transport, which copies the file through memory on its network thread, sends a response record by record.
  * A {@link ReadableFileRegion} (the fetched records of a segment) is read straight into the buffer; any other
  * region is transferred into it.
