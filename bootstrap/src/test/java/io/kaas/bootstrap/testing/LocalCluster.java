@@ -19,12 +19,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.Node;
 import org.apache.kafka.common.config.SaslConfigs;
 import org.awaitility.Awaitility;
 
@@ -94,11 +97,20 @@ public final class LocalCluster implements AutoCloseable {
 
     /** How many brokers broker {@code id}'s Metadata lists; 0 when it does not answer. */
     private int brokersSeenBy(int id) {
+        return brokersListedBy(id).size();
+    }
+
+    /**
+     * The ids of the brokers broker {@code id}'s Metadata lists (what a client bootstrapping from it will connect to);
+     * empty when it does not answer within 10 s.
+     */
+    public Set<Integer> brokersListedBy(int id) {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + kafkaPort(id),
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 5_000, AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000))) {
-            return admin.describeCluster().nodes().get(10, TimeUnit.SECONDS).size();
+            return admin.describeCluster().nodes().get(10, TimeUnit.SECONDS).stream().map(Node::id)
+                    .collect(Collectors.toSet());
         } catch (ExecutionException | TimeoutException e) {
-            return 0;
+            return Set.of();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
@@ -122,7 +134,7 @@ public final class LocalCluster implements AutoCloseable {
     /** The bootstrap list of the SCRAM-SHA-512 listeners. */
     public String saslBootstrapServers() {
         return java.util.stream.IntStream.range(0, bootstrapServers.split(",").length)
-                .mapToObj(id -> "127.0.0.1:" + saslPort(id)).collect(java.util.stream.Collectors.joining(","));
+                .mapToObj(id -> "127.0.0.1:" + saslPort(id)).collect(Collectors.joining(","));
     }
 
     /** SIGKILLs a broker. */
@@ -173,7 +185,7 @@ public final class LocalCluster implements AutoCloseable {
     /** The bootstrap list without broker {@code id} (for clients that must not wait on it). */
     public String bootstrapServersWithout(int id) {
         return java.util.Arrays.stream(bootstrapServers.split(",")).filter(s -> !s.endsWith(":" + kafkaPort(id)))
-                .collect(java.util.stream.Collectors.joining(","));
+                .collect(Collectors.joining(","));
     }
 
     /** Sends a signal to a broker's process ({@code STOP}, {@code CONT}, {@code TERM}): what a GC pause or a kubelet does. */
