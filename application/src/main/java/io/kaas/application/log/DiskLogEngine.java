@@ -88,10 +88,19 @@ public final class DiskLogEngine implements LogEngine {
      *
      * @param dir         where its files live (on the data volume)
      * @param rotateBytes a journal file this large is closed, and deleted once its partitions fsynced past it
+     * @param rotateMs    a journal file holding entries this long is closed too (unless one is still retiring), so
+     *                    the segments' page-cache data is fsynced a little at a time, not in one burst the kernel's
+     *                    own write-back or a late retirement puts in front of the journal's fsyncs
      */
-    public record Journal(Path dir, long rotateBytes) {
+    public record Journal(Path dir, long rotateBytes, long rotateMs) {
         /** 64 MiB per journal file: at most a few such files wait for their partitions' segment fsyncs. */
         public static final long DEFAULT_ROTATE_BYTES = 64L * 1024 * 1024;
+        /** A second of appends per journal file at low rates: well inside the kernel's 30 s dirty-page expiry. */
+        public static final long DEFAULT_ROTATE_MS = 1_000;
+
+        public Journal(Path dir, long rotateBytes) {
+            this(dir, rotateBytes, DEFAULT_ROTATE_MS);
+        }
     }
 
     /**
@@ -128,7 +137,7 @@ public final class DiskLogEngine implements LogEngine {
         try {
             long nextSeq = new JournalReplay(fs, codec, config.dir()).replay();
             return new LogJournal(fs, config.dir(), nextSeq, io, scheduler, clock, settings.fsyncMaxLatencyMs(),
-                    config.rotateBytes(), settings.metrics());
+                    config.rotateBytes(), config.rotateMs(), settings.metrics());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot replay the log journal in " + config.dir() + ": " + e.getMessage(), e);
         }

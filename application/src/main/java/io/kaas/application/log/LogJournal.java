@@ -27,9 +27,12 @@ import org.slf4j.LoggerFactory;
  * durable at once — instead of one fsync per partition file. A crash loses nothing acknowledged: the next start
  * writes the journal back into the segments ({@link JournalReplay}) before any partition opens.
  *
- * <p>The journal is a sequence of files {@code <seq>.journal}; a file is retired, once the next one has started,
- * when every partition with entries in it has fsynced its segments past them (each partition's own committer
- * does that fsync, as for a roll), and then deleted — or kept as the spare the next file will be. A file is
+ * <p>The journal is a sequence of files {@code <seq>.journal}; the file appended to is closed when it is full or
+ * has held entries for {@code rotateMs}, and the next one started. A closed file is retired when every partition
+ * with entries in it has fsynced its segments past them (each partition's own committer does that fsync, as for a
+ * roll), and then deleted — or kept as the spare the next file will be. Retirements run one at a time, oldest
+ * file first, and ask one partition at a time: their segment fsyncs never crowd the device queue (or the I/O
+ * threads) ahead of the journal's own fsync, which acknowledgements wait for. A file is
  * written over, not appended to, whenever a spare is ready: a retired full file, or at start one filled with
  * zeros in the background. An fsync then has no new file size to commit, only data, which halves the device
  * writes per round on ext4 (bench/FsyncShapes.java). Every entry names its file's sequence number, so what a
@@ -78,6 +81,7 @@ final class LogJournal {
     private final Clock clock;
     private final long fsyncMaxLatencyMs;
     private final long rotateBytes;
+    private final long rotateMs;
     private final BrokerMetrics metrics;
     /** Held while forcing or closing files, so a retired file's handle never closes under an fsync. */
     private final Object forcing = new Object();
@@ -94,6 +98,8 @@ final class LogJournal {
     private Spare spare;
     private boolean preparingSpare;
     private long spareNames;
+    /** Completes when the newest retirement did: the next one starts after it. */
+    private CompletableFuture<Void> retirements = CompletableFuture.completedFuture(null);
     /** Why the journal broke; written under the monitor, read lock-free by every append's refusal check. */
     private volatile String failure;
 
@@ -103,9 +109,10 @@ final class LogJournal {
      * numbers this run starts again at.
      *
      * @param rotateBytes a file this large is closed and the next one started
+     * @param rotateMs    so is a file that has held entries this long, unless an older one is still retiring
      */
     LogJournal(Filesystem fs, Path dir, long firstSeq, Executor io, Scheduler scheduler, Clock clock,
-               long fsyncMaxLatencyMs, long rotateBytes, BrokerMetrics metrics) throws IOException {
+               long fsyncMaxLatencyMs, long rotateBytes, long rotateMs, BrokerMetrics metrics) throws IOException {
         this.fs = fs;
         this.dir = dir;
         this.io = io;
@@ -113,6 +120,7 @@ final class LogJournal {
         this.clock = clock;
         this.fsyncMaxLatencyMs = fsyncMaxLatencyMs;
         this.rotateBytes = rotateBytes;
+        this.rotateMs = rotateMs;
         this.metrics = metrics;
         fs.createDirectories(dir);
         deleteSpares();
@@ -188,8 +196,24 @@ final class LogJournal {
             failLater("cannot start the next log journal file: " + e.getMessage());
             return false;
         }
-        io.execute(() -> retire(replaced));
+        retirements = retirements.thenComposeAsync(previous -> retire(replaced), io);
         return true;
+    }
+
+    /** Under the monitor: closes {@code file} once it has held entries for {@code rotateMs}, if it is still open. */
+    private void rotateWhenAged(JournalFile file) {
+        scheduler.schedule(() -> io.execute(() -> {
+            synchronized (this) {
+                if (failure != null || current() != file) {
+                    return;
+                }
+                if (files.size() > 1) {
+                    rotateWhenAged(file); // the retirements are behind: no more of them until they catch up
+                } else {
+                    rotate();
+                }
+            }
+        }), rotateMs);
     }
 
     /**
@@ -231,6 +255,9 @@ final class LogJournal {
 
     /** Under the monitor; the journal offset the entry ends at. */
     private long write(JournalFile file, JournalEntry entry) throws IOException {
+        if (file.size == 0) {
+            rotateWhenAged(file);
+        }
         ByteBuffer header = entry.header(file.seq);
         int length = header.remaining() + entry.batch().remaining();
         file.handle.write(header, file.size);
@@ -474,31 +501,38 @@ final class LogJournal {
     // ------------------------------------------------------------------------------------------ retirement
 
     /**
-     * Deletes a full file once every partition that wrote into it has fsynced its own segments past what it
-     * wrote; a partition that cannot (stalled) keeps the file, for the next start to replay. On the I/O executor.
+     * Deletes a closed file once every partition that wrote into it has fsynced its own segments past what it
+     * wrote; a partition that cannot (stalled) keeps the file, for the next start to replay. On the I/O executor;
+     * the stage completes (never exceptionally) when the file is dealt with.
      */
-    private void retire(JournalFile file) {
-        List<CompletableFuture<Void>> flushed = new ArrayList<>();
+    private CompletableFuture<Void> retire(JournalFile file) {
         List<GroupCommitter> writers;
         synchronized (this) {
             writers = List.copyOf(file.writers.values());
         }
-        for (GroupCommitter writer : writers) {
-            flushed.add(writer.flushSegments(clock.nowMs()).toCompletableFuture());
-        }
-        CompletableFuture.allOf(flushed.toArray(CompletableFuture[]::new)).whenComplete((ok, failed) -> {
+        return flushInTurn(writers, 0).handleAsync((ok, failed) -> {
             if (failed != null) {
                 LOG.warn("keeping {}: a partition could not make its segments durable ({}); the next start replays it",
                         file.path, failed.getMessage());
-                return;
+            } else {
+                delete(file);
             }
-            io.execute(() -> delete(file));
-        });
+            return null;
+        }, io);
+    }
+
+    /** One partition's segment fsync at a time, each asked for on the I/O executor (never under a partition lock). */
+    private CompletableFuture<Void> flushInTurn(List<GroupCommitter> writers, int next) {
+        if (next == writers.size()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return writers.get(next).flushSegments(clock.nowMs()).toCompletableFuture()
+                .thenComposeAsync(flushed -> flushInTurn(writers, next + 1), io);
     }
 
     /**
-     * Its partitions' segments now hold what it held: a waiter on its bytes is served by them. A full file becomes
-     * the spare if none is waiting (a crash before that rename is durable leaves it to be replayed again: harmless,
+     * Its partitions' segments now hold what it held: a waiter on its bytes is served by them. A file of full
+     * capacity (filled, or a spare written over) becomes the spare if none is waiting (a crash before that rename is durable leaves it to be replayed again: harmless,
      * as for a delete that did not reach the disk).
      */
     private void delete(JournalFile file) {
@@ -508,7 +542,7 @@ final class LogJournal {
                 if (!files.remove(file)) {
                     return; // closed meanwhile
                 }
-                if (spare == null && failure == null && file.size >= rotateBytes) {
+                if (spare == null && failure == null && Math.max(file.capacity, file.size) >= rotateBytes) {
                     spareName = spareName();
                 }
             }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kaas.application.log.DiskLogEngine;
 import io.kaas.application.log.PartitionLog;
 import io.kaas.domain.topic.Topic;
 import java.io.IOException;
@@ -138,6 +139,48 @@ class LogJournalTest {
         List<byte[]> read = EngineFixture.readAll(recovered, 0);
         assertEquals(1, read.size(), "only the re-created topic's batch");
         assertArrayEquals(Batches.stored(batch, 0, recovered.leaderEpoch()), read.get(0));
+    }
+
+    @Test
+    void aFileHoldingEntriesForRotateMsIsRetiredOnePartitionAtATime() throws IOException {
+        f.useJournal(1 << 20);
+        List<PartitionLog> logs = List.of(f.open(topic, 0), f.open(topic, 1), f.open(topic, 2));
+        f.commit(); // fills the spare
+        for (PartitionLog log : logs) {
+            EngineFixture.appendDurable(log, Batches.batch(2, 100, 1_000L, random), f.clock.nowMs());
+        }
+        f.commit();
+        List<String> journalFiles = f.sim.list(JOURNAL);
+        List<Integer> queuedAtSegmentFsync = new ArrayList<>();
+        f.fs.beforeForce(path -> {
+            if (!path.startsWith(JOURNAL)) {
+                queuedAtSegmentFsync.add(f.manualIo.pending());
+            }
+        });
+
+        f.scheduler.advance(DiskLogEngine.Journal.DEFAULT_ROTATE_MS - 1);
+        f.commit();
+        assertEquals(journalFiles, f.sim.list(JOURNAL), "younger than rotateMs: still the file appended to");
+        assertEquals(List.of(), queuedAtSegmentFsync);
+
+        f.scheduler.advance(1);
+        f.commit();
+        assertEquals(List.of(0, 0, 0), queuedAtSegmentFsync, "each partition's segment fsync ran alone: the next "
+                + "partition was asked for its fsync once the one before was done");
+        for (PartitionLog log : logs) {
+            assertEquals(2, log.syncedOffset());
+        }
+        List<String> rotated = f.sim.list(JOURNAL);
+        assertEquals(2, rotated.size(), "the next file and the retired one kept as the spare: " + rotated);
+        assertTrue(rotated.stream().anyMatch(name -> name.endsWith(".spare")), "a spare written over is reused: " + rotated);
+
+        f.scheduler.advance(10 * DiskLogEngine.Journal.DEFAULT_ROTATE_MS);
+        f.commit();
+        assertEquals(rotated, f.sim.list(JOURNAL), "a file holding no entries is never closed for its age");
+        f.crash();
+        for (int p = 0; p < 3; p++) {
+            assertEquals(1, EngineFixture.readAll(f.open(topic, p), 0).size());
+        }
     }
 
     private static String journalFile(long seq) {
