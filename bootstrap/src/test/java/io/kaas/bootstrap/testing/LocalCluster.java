@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -41,13 +40,15 @@ public final class LocalCluster implements AutoCloseable {
     private static final Duration VERB_TIMEOUT = Duration.ofMinutes(3);
 
     private final Path dir;
+    private final PortBlock ports;
     private final int basePort;
     private final String bootstrapServers;
     private final Map<String, String> environment;
 
-    private LocalCluster(Path dir, int basePort, String bootstrapServers, Map<String, String> environment) {
+    private LocalCluster(Path dir, PortBlock ports, String bootstrapServers, Map<String, String> environment) {
         this.dir = dir;
-        this.basePort = basePort;
+        this.ports = ports;
+        this.basePort = ports.base();
         this.bootstrapServers = bootstrapServers;
         this.environment = environment;
     }
@@ -62,22 +63,22 @@ public final class LocalCluster implements AutoCloseable {
      * script passes on {@code KAAS_*} variables); returns once every one answers /readyz with 200.
      */
     public static LocalCluster start(int brokers, Path dir, Map<String, String> environment) {
-        int base = freePortBlock(brokers);
+        PortBlock ports = PortBlock.reserve(brokers);
+        LocalCluster starting = new LocalCluster(dir, ports, "", environment);
         try {
             List<String> out = run(dir, environment, "start", Integer.toString(brokers), dir.toString(),
-                    Integer.toString(base));
-            LocalCluster cluster = new LocalCluster(dir, base, out.get(out.size() - 1).trim(), environment);
+                    Integer.toString(ports.base()));
+            LocalCluster cluster = new LocalCluster(dir, ports, out.get(out.size() - 1).trim(), environment);
             cluster.awaitEveryBrokerSeesAll(brokers);
             return cluster;
         } catch (IllegalStateException e) {
             StringBuilder logs = new StringBuilder(e.getMessage());
             for (int id = 0; id < brokers; id++) {
-                List<String> lines = new LocalCluster(dir, base, "", environment).log(id).lines().toList();
+                List<String> lines = starting.log(id).lines().toList();
                 logs.append("\n--- broker ").append(id).append(", last lines:\n")
                         .append(String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size())));
             }
-            run(dir, environment, "stop", dir.toString());
-            new LocalCluster(dir, base, "", environment).keepLogs();
+            starting.close();
             throw new IllegalStateException(logs.toString(), e);
         }
     }
@@ -256,6 +257,7 @@ public final class LocalCluster implements AutoCloseable {
             run(dir, environment, "stop", dir.toString());
         } finally {
             keepLogs();
+            ports.close();
         }
     }
 
@@ -297,33 +299,6 @@ public final class LocalCluster implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
-        }
-    }
-
-    /**
-     * A base port below Linux's ephemeral range (32768 and up, where other tests' sockets land) whose
-     * every port the cluster uses (Kafka, heartbeat and health per broker, the API server, the operator's probes) is
-     * free now.
-     */
-    private static int freePortBlock(int brokers) {
-        for (int attempt = 0; attempt < 50; attempt++) {
-            int base = 20_000 + (int) (Math.random() * 12) * 1_000;
-            boolean free = free(base + 300) && free(base + 301);
-            for (int id = 0; id < brokers && free; id++) {
-                free = free(base + id) && free(base + 100 + id) && free(base + 200 + id) && free(base + 400 + id);
-            }
-            if (free) {
-                return base;
-            }
-        }
-        throw new IllegalStateException("no free block of ports for a local cluster");
-    }
-
-    private static boolean free(int port) {
-        try (ServerSocket socket = new ServerSocket(port, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return true;
-        } catch (IOException taken) {
-            return false;
         }
     }
 
