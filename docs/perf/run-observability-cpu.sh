@@ -17,15 +17,7 @@ JAR="${JAR:-$ROOT/bootstrap/target/kaas.jar}"
 OUT="$(mktemp -d /tmp/kaas-obs-cpu-XXXX)"
 SINK_PORT=39518; A_PORT=39393; B_PORT=39493
 HZ=$(getconf CLK_TCK)
-python3 - "$SINK_PORT" >"$OUT/sink.log" 2>&1 <<'PY' &
-import http.server, sys
-class Sink(http.server.BaseHTTPRequestHandler):
-    def do_POST(self):
-        self.rfile.read(int(self.headers.get('Content-Length', 0)))
-        self.send_response(200); self.send_header('Content-Length', '0'); self.end_headers()
-    def log_message(self, *args): pass
-http.server.ThreadingHTTPServer(('127.0.0.1', int(sys.argv[1])), Sink).serve_forever()
-PY
+python3 "$ROOT/docs/perf/otlp-sink.py" "$SINK_PORT" >"$OUT/sink.log" 2>&1 &
 PIDS=($!)
 cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$OUT/a" "$OUT/b"; }
 trap cleanup EXIT

@@ -15,15 +15,7 @@ JAR="${JAR:-$ROOT/bootstrap/target/kaas.jar}"  # a copy keeps a rebuild during t
 [ -f "$JAR" ] || mvn -B -q -o -DskipTests package -pl bootstrap -am
 OUT="$(mktemp -d /tmp/kaas-bench-otel-XXXX)"
 SINK_PORT=39517
-python3 - "$SINK_PORT" >"$OUT/sink.log" 2>&1 <<'PY' &
-import http.server, sys
-class Sink(http.server.BaseHTTPRequestHandler):
-    def do_POST(self):
-        self.rfile.read(int(self.headers.get('Content-Length', 0)))
-        self.send_response(200); self.send_header('Content-Length', '0'); self.end_headers()
-    def log_message(self, *args): pass
-http.server.ThreadingHTTPServer(('127.0.0.1', int(sys.argv[1])), Sink).serve_forever()
-PY
+python3 "$ROOT/docs/perf/otlp-sink.py" "$SINK_PORT" >"$OUT/sink.log" 2>&1 &
 SINK_PID=$!
 LOAD_BEFORE="$(cat /proc/loadavg)"
 trap 'kill $SINK_PID 2>/dev/null || true' EXIT
