@@ -532,8 +532,8 @@ final class LogJournal {
 
     /**
      * Its partitions' segments now hold what it held: a waiter on its bytes is served by them. A file of full
-     * capacity (filled, or a spare written over) becomes the spare if none is waiting (a crash before that rename is durable leaves it to be replayed again: harmless,
-     * as for a delete that did not reach the disk).
+     * capacity (filled, or a spare written over) becomes the spare if none is waiting (a crash before that rename
+     * is durable leaves it to be replayed again: harmless, as for a delete that did not reach the disk).
      */
     private void delete(JournalFile file) {
         synchronized (forcing) {
