@@ -41,14 +41,12 @@ public final class LocalCluster implements AutoCloseable {
 
     private final Path dir;
     private final PortBlock ports;
-    private final int basePort;
     private final String bootstrapServers;
     private final Map<String, String> environment;
 
     private LocalCluster(Path dir, PortBlock ports, String bootstrapServers, Map<String, String> environment) {
         this.dir = dir;
         this.ports = ports;
-        this.basePort = ports.base();
         this.bootstrapServers = bootstrapServers;
         this.environment = environment;
     }
@@ -124,12 +122,12 @@ public final class LocalCluster implements AutoCloseable {
 
     /** The Kafka port of broker {@code id}. */
     public int kafkaPort(int id) {
-        return basePort + id;
+        return ports.base() + id;
     }
 
     /** The port of broker {@code id}'s second listener: SASL_PLAINTEXT, SCRAM-SHA-512 (the KafkaUsers' credentials). */
     public int saslPort(int id) {
-        return basePort + 400 + id;
+        return ports.base() + 400 + id;
     }
 
     /** The bootstrap list of the SCRAM-SHA-512 listeners. */
@@ -155,7 +153,7 @@ public final class LocalCluster implements AutoCloseable {
 
     /** Where the development API server listens (plain HTTP, namespace {@code default}), for a Kubernetes client. */
     public String apiServerUrl() {
-        return "http://127.0.0.1:" + (basePort + 300);
+        return "http://127.0.0.1:" + (ports.base() + 300);
     }
 
     /** A client of the development API server (namespace {@code default}, where the cluster's resources are). */
@@ -226,7 +224,7 @@ public final class LocalCluster implements AutoCloseable {
 
     /** Blocks every network event loop of a broker for {@code duration}: a broker alive but wedged. */
     public void wedge(int id, Duration duration) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + (basePort + 200 + id)
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + (ports.base() + 200 + id)
                 + "/debug/wedge?ms=" + duration.toMillis())).POST(HttpRequest.BodyPublishers.noBody()).build();
         try {
             int status = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
@@ -262,7 +260,7 @@ public final class LocalCluster implements AutoCloseable {
     }
 
     private void keepLogs() {
-        Path kept = Path.of("target", "local-cluster-logs", "cluster-" + basePort + "-" + System.currentTimeMillis());
+        Path kept = Path.of("target", "local-cluster-logs", "cluster-" + ports.base() + "-" + System.currentTimeMillis());
         try (var files = Files.list(dir)) {
             Files.createDirectories(kept);
             for (Path file : files.filter(f -> f.getFileName().toString().endsWith(".log")).toList()) {
