@@ -17,6 +17,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -67,7 +68,7 @@ class HealthProbesIT {
     @Test
     void aWedgedEventLoopShowsAsAnOldTick() throws Exception {
         EventLoopGroup loops = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
-        try (EventLoopTicks ticks = new EventLoopTicks(loops, 50)) {
+        try (EventLoopTicks ticks = new EventLoopTicks(List.of(loops), 50)) {
             await().atMost(Duration.ofSeconds(10)).until(() -> ticks.oldestTickAgeMs() < 200);
             CountDownLatch release = new CountDownLatch(1);
             loops.next().execute(() -> {

@@ -1,6 +1,7 @@
 package io.kaas.adapter.wire;
 
 import io.kaas.adapter.wire.codec.KafkaFrameDecoder;
+import io.kaas.adapter.wire.codec.ReceiveLowWater;
 import io.kaas.adapter.wire.dispatch.ApiRegistry;
 import io.kaas.adapter.wire.dispatch.EventLoopTicks;
 import io.kaas.adapter.wire.dispatch.KafkaApiDispatcher;
@@ -18,13 +19,12 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,8 +37,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The Kafka listeners: one server socket per listener, whose connections each get a frame decoder
  * and a dispatcher (with the pre-authentication gate on a SASL listener), behind a TLS handler on a
- * TLS listener; all connections share one group of event loops. An accepted connection reaches an
- * event loop only once the connection limits let it ({@link ConnectionGate}, on the accepting loop).
+ * TLS listener; the connections of all listeners on one {@link Transport} share its event loops. An
+ * accepted connection reaches an event loop only once the connection limits let it ({@link ConnectionGate},
+ * on the accepting loop).
  */
 public final class KafkaServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaServer.class);
@@ -56,21 +57,36 @@ public final class KafkaServer implements AutoCloseable {
     /** How often each event loop notes that it runs. */
     private static final long TICK_INTERVAL_MS = 250;
 
-    private final EventLoopGroup acceptor;
-    private final EventLoopGroup workers;
+    /** Each transport's event loops ({@link Transport}): its listeners' connections share them. */
+    private final Map<Transport, EventLoops> loops;
     /** The bound listeners' server channels by listener name, in declaration order. */
     private final Map<String, Channel> serverChannels;
     /** The TLS listeners' contexts, each watching its files until closed. */
     private final List<ReloadingSslContext> sslContexts;
     private final EventLoopTicks ticks;
 
-    private KafkaServer(EventLoopGroup acceptor, EventLoopGroup workers, Map<String, Channel> serverChannels,
+    private KafkaServer(Map<Transport, EventLoops> loops, Map<String, Channel> serverChannels,
                         List<ReloadingSslContext> sslContexts) {
-        this.acceptor = acceptor;
-        this.workers = workers;
+        this.loops = loops;
         this.serverChannels = serverChannels;
         this.sslContexts = sslContexts;
-        this.ticks = new EventLoopTicks(workers, TICK_INTERVAL_MS);
+        this.ticks = new EventLoopTicks(loops.values().stream().map(EventLoops::workers).toList(), TICK_INTERVAL_MS);
+    }
+
+    /** A transport's thread accepting connections and the event loops serving them. */
+    private record EventLoops(EventLoopGroup acceptor, EventLoopGroup workers) {
+        static EventLoops start(Transport transport, int threads) {
+            return new EventLoops(
+                    new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory(ACCEPTOR_THREADS, true),
+                            transport.ioHandlers()),
+                    new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory(EVENT_LOOP_THREADS, true),
+                            transport.ioHandlers()));
+        }
+
+        void shutdown(long quietMs, long timeoutMs) {
+            acceptor.shutdownGracefully(quietMs, timeoutMs, TimeUnit.MILLISECONDS).syncUninterruptibly();
+            workers.shutdownGracefully(quietMs, timeoutMs, TimeUnit.MILLISECONDS).syncUninterruptibly();
+        }
     }
 
     /**
@@ -105,10 +121,7 @@ public final class KafkaServer implements AutoCloseable {
         if (listeners.isEmpty()) {
             throw new IllegalArgumentException("at least one listener");
         }
-        EventLoopGroup acceptor = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory(ACCEPTOR_THREADS, true),
-                NioIoHandler.newFactory());
-        EventLoopGroup workers = new MultiThreadIoEventLoopGroup(settings.ioThreads(),
-                new DefaultThreadFactory(EVENT_LOOP_THREADS, true), NioIoHandler.newFactory());
+        Map<Transport, EventLoops> loops = new EnumMap<>(Transport.class);
         Map<String, Channel> bound = new LinkedHashMap<>();
         List<ReloadingSslContext> sslContexts = new ArrayList<>();
         try {
@@ -121,20 +134,22 @@ public final class KafkaServer implements AutoCloseable {
                     ssl = ReloadingSslContext.load(listener.name(), listener.tls().settings());
                     sslContexts.add(ssl);
                 }
-                bound.put(listener.name(), bind(settings, listener, ssl, acceptor, workers, blockingExecutor, metrics,
-                        tracer, new ConnectionGate(listener.name(), admission, metrics)));
-                LOG.debug("listener {} bound to port {}{}{}", listener.name(),
-                        ((InetSocketAddress) bound.get(listener.name()).localAddress()).getPort(),
+                Transport transport = Transport.forListener(ssl != null);
+                EventLoops listenerLoops = loops.computeIfAbsent(transport,
+                        t -> EventLoops.start(t, settings.ioThreads()));
+                bound.put(listener.name(), bind(settings, listener, ssl, transport, listenerLoops, blockingExecutor,
+                        metrics, tracer, new ConnectionGate(listener.name(), admission, metrics)));
+                LOG.debug("listener {} bound to port {} ({}){}{}", listener.name(),
+                        ((InetSocketAddress) bound.get(listener.name()).localAddress()).getPort(), transport,
                         ssl != null ? ", TLS" : "", listener.authenticates() ? ", SASL " + listener.saslMechanisms() : "");
             }
             sslContexts.forEach(ReloadingSslContext::startWatching);
-            return new KafkaServer(acceptor, workers, bound, sslContexts);
+            return new KafkaServer(loops, bound, sslContexts);
         } catch (Exception e) {
             // Exception, not RuntimeException: sync() rethrows a failed bind's BindException undeclared.
             sslContexts.forEach(ReloadingSslContext::close);
             bound.values().forEach(Channel::close);
-            acceptor.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
-            workers.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+            loops.values().forEach(l -> l.shutdown(0, 0));
             throw e;
         }
     }
@@ -144,11 +159,11 @@ public final class KafkaServer implements AutoCloseable {
      * @param gate lets an accepted connection on to an event loop once the connection limits allow it
      */
     private static Channel bind(WireSettings settings, WireListener listener, ReloadingSslContext ssl,
-                                EventLoopGroup acceptor, EventLoopGroup workers, Executor blockingExecutor,
+                                Transport transport, EventLoops loops, Executor blockingExecutor,
                                 TrafficMetrics metrics, Tracer tracer, ConnectionGate gate) throws InterruptedException {
         ServerBootstrap bootstrap = socketBuffers(new ServerBootstrap(), settings, ssl != null)
-                .group(acceptor, workers)
-                .channel(NioServerSocketChannel.class)
+                .group(loops.acceptor(), loops.workers())
+                .channel(transport.serverChannel())
                 .handler(gate)
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .childOption(ChannelOption.TCP_NODELAY, true)
@@ -171,13 +186,14 @@ public final class KafkaServer implements AutoCloseable {
                             ch.pipeline().addLast("tls-principal",
                                     new TlsPrincipalHandler(listener.tls().principalMapping()));
                         }
+                        ReceiveLowWater lowWater = ssl != null ? ReceiveLowWater.behindTls() : ReceiveLowWater.off();
                         if (listener.authenticates()) {
                             ch.pipeline().addLast("frames", new KafkaFrameDecoder(Math.min(settings.maxFrameBytes(),
-                                    SaslServerAuthenticator.MAX_RECEIVE_BYTES_BEFORE_AUTHENTICATION)));
+                                    SaslServerAuthenticator.MAX_RECEIVE_BYTES_BEFORE_AUTHENTICATION), lowWater));
                             ch.pipeline().addLast("apis", new KafkaApiDispatcher(listener.registry(), settings.limits(),
                                     blockingExecutor, listener.newAuthenticator(), settings.maxFrameBytes(), metrics, tracer));
                         } else {
-                            ch.pipeline().addLast("frames", new KafkaFrameDecoder(settings.maxFrameBytes()));
+                            ch.pipeline().addLast("frames", new KafkaFrameDecoder(settings.maxFrameBytes(), lowWater));
                             ch.pipeline().addLast("apis", new KafkaApiDispatcher(listener.registry(), settings.limits(),
                                     blockingExecutor, null, settings.maxFrameBytes(), metrics, tracer));
                         }
@@ -227,13 +243,13 @@ public final class KafkaServer implements AutoCloseable {
      * test can watch a wedged broker be evicted. Deliberately the one blocking call on a loop.
      */
     public void wedgeEventLoops(long ms) {
-        workers.forEach(loop -> loop.execute(() -> {
+        loops.values().forEach(l -> l.workers().forEach(loop -> loop.execute(() -> {
             try {
                 new CountDownLatch(1).await(ms, TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-        }));
+        })));
         LOG.warn("test hook: every network event loop wedged for {} ms", ms);
     }
 
@@ -243,8 +259,7 @@ public final class KafkaServer implements AutoCloseable {
         ticks.close();
         sslContexts.forEach(ReloadingSslContext::close);
         serverChannels.values().forEach(channel -> channel.close().syncUninterruptibly());
-        acceptor.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
-        workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        loops.values().forEach(l -> l.shutdown(0, 2_000));
         LOG.debug("listeners {} closed", serverChannels.keySet());
     }
 }

@@ -11,17 +11,23 @@ import org.slf4j.LoggerFactory;
  * Splits the byte stream into Kafka frames: a 4-byte big-endian size, then that many bytes. Emits
  * each frame as a retained slice. A negative size or one above the cap (Apache's
  * {@code socket.request.max.bytes}) closes the connection, as Apache does; a frame cut short waits
- * for the rest until the peer closes.
+ * for the rest until the peer closes, and tells its {@link ReceiveLowWater} how much rest that is.
  */
 public final class KafkaFrameDecoder extends ByteToMessageDecoder {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaFrameDecoder.class);
     private static final int SIZE_PREFIX = 4;
 
+    private final ReceiveLowWater lowWater;
     private int maxFrameBytes;
     private boolean rejected;
 
     public KafkaFrameDecoder(int maxFrameBytes) {
+        this(maxFrameBytes, ReceiveLowWater.off());
+    }
+
+    public KafkaFrameDecoder(int maxFrameBytes, ReceiveLowWater lowWater) {
         this.maxFrameBytes = maxFrameBytes;
+        this.lowWater = lowWater;
     }
 
     /**
@@ -51,10 +57,12 @@ public final class KafkaFrameDecoder extends ByteToMessageDecoder {
                 return;
             }
             if (in.readableBytes() < SIZE_PREFIX + size) {
+                lowWater.await(ctx.channel(), SIZE_PREFIX + size - in.readableBytes());
                 return;
             }
             in.skipBytes(SIZE_PREFIX);
             out.add(in.readRetainedSlice(size));
         }
+        lowWater.await(ctx.channel(), 0);
     }
 }

@@ -17,9 +17,9 @@ public final class EventLoopTicks implements AutoCloseable {
     private final AtomicLongArray lastTickNanos;
     private final List<ScheduledFuture<?>> ticking = new ArrayList<>();
 
-    public EventLoopTicks(EventLoopGroup loops, long intervalMs) {
+    public EventLoopTicks(List<EventLoopGroup> groups, long intervalMs) {
         List<EventExecutor> executors = new ArrayList<>();
-        loops.forEach(executors::add);
+        groups.forEach(group -> group.forEach(executors::add));
         lastTickNanos = new AtomicLongArray(executors.size());
         long now = System.nanoTime();
         for (int i = 0; i < executors.size(); i++) {

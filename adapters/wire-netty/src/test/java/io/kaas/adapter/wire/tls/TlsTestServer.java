@@ -1,5 +1,6 @@
 package io.kaas.adapter.wire.tls;
 
+import io.kaas.adapter.wire.Transport;
 import io.kaas.domain.security.SslPrincipalMapping;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -9,9 +10,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -23,9 +22,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * A Netty server on 127.0.0.1 whose connections get the pipeline a TLS listener will have: the
- * {@link io.netty.handler.ssl.SslHandler} from a {@link ReloadingSslContext}, the {@link FileRegionReader}
- * (on an I/O thread of its own), the {@link TlsPrincipalHandler}, then the test's application handlers.
+ * A Netty server on 127.0.0.1, on a TLS listener's {@link Transport}, whose connections get the pipeline a TLS
+ * listener will have: the {@link io.netty.handler.ssl.SslHandler} from a {@link ReloadingSslContext}, the
+ * {@link FileRegionReader} (on an I/O thread of its own), the {@link TlsPrincipalHandler}, then the test's
+ * application handlers.
  */
 final class TlsTestServer implements AutoCloseable {
     private final EventLoopGroup loops;
@@ -45,13 +45,14 @@ final class TlsTestServer implements AutoCloseable {
 
     static TlsTestServer start(ReloadingSslContext tls, SslPrincipalMapping mapping,
                                Supplier<List<ChannelHandler>> application) throws InterruptedException {
-        EventLoopGroup loops = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
+        Transport transport = Transport.forListener(true);
+        EventLoopGroup loops = new MultiThreadIoEventLoopGroup(2, transport.ioHandlers());
         ExecutorService io = Executors.newSingleThreadExecutor();
         Queue<Channel> accepted = new ConcurrentLinkedQueue<>();
         Queue<Throwable> handshakeFailures = new ConcurrentLinkedQueue<>();
         Channel server = new ServerBootstrap()
                 .group(loops)
-                .channel(NioServerSocketChannel.class)
+                .channel(transport.serverChannel())
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
