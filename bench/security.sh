@@ -52,19 +52,9 @@ LISTENERS=(plain scram mtls)
 USER=bench; PASSWORD=bench-secret; STOREPASS=benchpass
 
 # --- one CA, one server certificate (SAN 127.0.0.1) and one client certificate, shared by both brokers ---
-PKI="$OUT/pki"; mkdir -p "$PKI"
-(
-  cd "$PKI" || exit 1
-  openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.crt -days 30 -subj "/CN=kaas bench CA"
-  openssl req -newkey rsa:2048 -nodes -keyout tls.key -out server.csr -subj "/CN=localhost"
-  printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n' > server.ext
-  openssl x509 -req -in server.csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 30 -extfile server.ext -out tls.crt
-  openssl req -newkey rsa:2048 -nodes -keyout client.key -out client.csr -subj "/CN=bench-client,O=kaas bench"
-  printf 'extendedKeyUsage=clientAuth\n' > client.ext
-  openssl x509 -req -in client.csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 30 -extfile client.ext -out client.crt
-  # Apache reads a PKCS12 key store; kaas reads the PEM files themselves (tls.crt, tls.key, ca.crt)
-  openssl pkcs12 -export -in tls.crt -inkey tls.key -name server -out server.p12 -passout "pass:$STOREPASS"
-) > "$OUT/logs/pki.log" 2>&1 || { echo "certificate generation failed: $OUT/logs/pki.log" >&2; exit 2; }
+PKI="$OUT/pki"
+"$ROOT/bench/lib/bench-pki.sh" "$PKI" "$STOREPASS" > "$OUT/logs/pki.log" 2>&1 \
+  || { echo "certificate generation failed: $OUT/logs/pki.log" >&2; exit 2; }
 
 # --- client settings per listener, identical for both brokers (PEM inline: no key store to decrypt per connection) ---
 pem_line() { awk '{printf "%s\\n", $0}' "$1"; }

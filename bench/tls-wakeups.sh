@@ -12,17 +12,9 @@ K="${KAFKA_SH:-$ROOT/../shared/tools/peer-kafka.sh}"
 JAR_A=$1; JAR_B=$2; ROUNDS=${3:-3}; RECORDS=${4:-300000}
 OUT="${OUT:-$(mktemp -d /tmp/kaas-tls-wakeups-XXXX)}"; mkdir -p "$OUT"
 PORT=${PORT:-41980}
-PKI="$OUT/pki"; mkdir -p "$PKI"
-(
-  cd "$PKI" || exit 1
-  openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.crt -days 30 -subj "/CN=kaas bench CA"
-  openssl req -newkey rsa:2048 -nodes -keyout tls.key -out server.csr -subj "/CN=localhost"
-  printf 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n' > server.ext
-  openssl x509 -req -in server.csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 30 -extfile server.ext -out tls.crt
-  openssl req -newkey rsa:2048 -nodes -keyout client.key -out client.csr -subj "/CN=bench-client"
-  printf 'extendedKeyUsage=clientAuth\n' > client.ext
-  openssl x509 -req -in client.csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 30 -extfile client.ext -out client.crt
-) > "$OUT/pki.log" 2>&1 || { echo "certificate generation failed: $OUT/pki.log" >&2; exit 2; }
+PKI="$OUT/pki"
+"$ROOT/bench/lib/bench-pki.sh" "$PKI" > "$OUT/pki.log" 2>&1 \
+  || { echo "certificate generation failed: $OUT/pki.log" >&2; exit 2; }
 pem_line() { awk '{printf "%s\\n", $0}' "$1"; }
 : > "$OUT/client-plain.properties"
 { echo "security.protocol=SSL"

@@ -1,6 +1,7 @@
 package io.kaas.adapter.wire.tls;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.awaitility.Awaitility.await;
 
 import io.kaas.adapter.wire.Transport;
@@ -26,8 +27,6 @@ import java.util.Random;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLSocket;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,45 +45,23 @@ class ReceiveLowWaterIT {
     @TempDir
     Path dir;
 
-    private ReloadingSslContext tls;
-    private TlsTestServer server;
     private final Queue<byte[]> frames = new ConcurrentLinkedQueue<>();
     /** Times the event loop read the connection's socket until it had no more (or enough) bytes for now. */
     private final AtomicInteger wakeUps = new AtomicInteger();
 
-    @BeforeEach
-    void start() throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(Transport.forListener(true) == Transport.EPOLL,
-                "SO_RCVLOWAT needs the native epoll transport: " + Epoll.unavailabilityCause());
-        CA.server().writeTo(dir.resolve("tls.crt"), dir.resolve("tls.key"));
-        tls = ReloadingSslContext.load("test", TlsSettings.server(dir.resolve("tls.crt"), dir.resolve("tls.key")));
-        server = TlsTestServer.start(tls, SslPrincipalMapping.DEFAULT, () -> List.<ChannelHandler>of(
-                new KafkaFrameDecoder(2 * FRAME, ReceiveLowWater.behindTls()), new ChannelInboundHandlerAdapter() {
-                    @Override
-                    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-                        ByteBuf frame = (ByteBuf) msg;
-                        frames.add(ByteBufUtil.getBytes(frame));
-                        frame.release();
-                    }
-                }));
-    }
-
-    @AfterEach
-    void stop() {
-        if (server != null) {
-            server.close();
-        }
-        if (tls != null) {
-            tls.close();
-        }
-    }
-
     @Test
     void theRestOfALargeFrameWakesTheLoopAFewTimesNotOncePerTlsRecord() throws Exception {
+        assumeTrue(Transport.forListener(true) == Transport.EPOLL,
+                "SO_RCVLOWAT needs the native epoll transport: " + Epoll.unavailabilityCause());
         byte[] body = new byte[FRAME];
         new Random(42).nextBytes(body);
-        try (SSLSocket socket = (SSLSocket) TlsClients.context(CA.certificate(), null).getSocketFactory()
-                .createSocket("127.0.0.1", server.port())) {
+        CA.server().writeTo(dir.resolve("tls.crt"), dir.resolve("tls.key"));
+        try (ReloadingSslContext tls = ReloadingSslContext.load("test",
+                     TlsSettings.server(dir.resolve("tls.crt"), dir.resolve("tls.key")));
+             TlsTestServer server = TlsTestServer.start(tls, SslPrincipalMapping.DEFAULT, () -> List.<ChannelHandler>of(
+                     new KafkaFrameDecoder(2 * FRAME, ReceiveLowWater.behindTls()), new FrameCollector()));
+             SSLSocket socket = (SSLSocket) TlsClients.context(CA.certificate(), null).getSocketFactory()
+                     .createSocket("127.0.0.1", server.port())) {
             socket.startHandshake();
             Channel connection = await().until(() -> server.accepted(), accepted -> accepted.size() == 1).get(0);
             connection.pipeline().addFirst("wake-ups", new ChannelInboundHandlerAdapter() {
@@ -108,7 +85,7 @@ class ReceiveLowWaterIT {
             for (int offset = 4 * RECORD; offset < FRAME; offset += RECORD) {
                 out.write(body, offset, RECORD);
                 out.flush();
-                Thread.sleep(1);
+                Thread.sleep(1); // the stimulus, not a wait: records spaced as a producer's encryption spaces them
             }
             await().atMost(Duration.ofSeconds(10)).until(() -> !frames.isEmpty());
             assertThat(frames.poll()).as("the frame, whole").isEqualTo(body);
@@ -122,6 +99,16 @@ class ReceiveLowWaterIT {
             await().atMost(Duration.ofSeconds(10)).until(() -> !frames.isEmpty());
             assertThat(frames.poll()).containsExactly(7, 8, 9);
             assertThat(lowWater(connection)).as("a small frame never raises it").isEqualTo(1);
+        }
+    }
+
+    /** Keeps each frame's bytes. */
+    private final class FrameCollector extends ChannelInboundHandlerAdapter {
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            ByteBuf frame = (ByteBuf) msg;
+            frames.add(ByteBufUtil.getBytes(frame));
+            frame.release();
         }
     }
 
