@@ -57,12 +57,12 @@ public final class KafkaFrameDecoder extends ByteToMessageDecoder {
                 return;
             }
             if (in.readableBytes() < SIZE_PREFIX + size) {
-                lowWater.await(ctx.channel(), SIZE_PREFIX + size - in.readableBytes());
+                lowWater.expect(ctx.channel(), SIZE_PREFIX + size - in.readableBytes());
                 return;
             }
             in.skipBytes(SIZE_PREFIX);
             out.add(in.readRetainedSlice(size));
         }
-        lowWater.await(ctx.channel(), 0);
+        lowWater.expect(ctx.channel(), 0);
     }
 }

@@ -43,7 +43,7 @@ public final class ReceiveLowWater {
     }
 
     /** Called after each decode: {@code missingBytes} of the pending frame have not arrived yet (0: none pending). */
-    void await(Channel channel, int missingBytes) {
+    void expect(Channel channel, int missingBytes) {
         int wanted = missingBytes - margin >= WORTHWHILE_BYTES ? missingBytes - margin : 1;
         if (wanted != current && channel.isActive()) {
             try {
@@ -55,10 +55,5 @@ public final class ReceiveLowWater {
                 LOG.debug("SO_RCVLOWAT {} not set on {}: {}", wanted, channel, e.toString());
             }
         }
-    }
-
-    /** The threshold last applied (for tests). */
-    int current() {
-        return current;
     }
 }
