@@ -1,15 +1,19 @@
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -74,14 +78,25 @@ public class SoakProbe {
     int seconds = Integer.parseInt(args[6]), window = Integer.parseInt(args[7]), size = Integer.parseInt(args[8]);
 
     Set<TopicPartition> assigned = ConcurrentHashMap.newKeySet();
+    CountDownLatch allAssigned = new CountDownLatch(1);
+    ConsumerRebalanceListener noteAssignments = new ConsumerRebalanceListener() {
+      @Override
+      public void onPartitionsAssigned(Collection<TopicPartition> added) {
+        assigned.addAll(added);
+        if (assigned.size() >= partitions) allAssigned.countDown();
+      }
+
+      @Override
+      public void onPartitionsRevoked(Collection<TopicPartition> revoked) {
+      }
+    };
     List<Thread> consumerThreads = new ArrayList<>();
     for (int i = 0; i < consumers; i++) {
-      Thread t = new Thread(() -> consume(bootstrap, topic, assigned), "soak-consumer-" + i);
+      Thread t = new Thread(() -> consume(bootstrap, topic, noteAssignments), "soak-consumer-" + i);
       t.start();
       consumerThreads.add(t);
     }
-    long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-    while (assigned.size() < partitions && System.nanoTime() < deadline) Thread.sleep(200);
+    allAssigned.await(120, TimeUnit.SECONDS);
     System.err.printf("%s consumers hold %d of %d partitions%n", Instant.now(), assigned.size(), partitions);
 
     List<Thread> producerThreads = new ArrayList<>();
@@ -144,7 +159,7 @@ public class SoakProbe {
     }
   }
 
-  static void consume(String bootstrap, String topic, Set<TopicPartition> assigned) {
+  static void consume(String bootstrap, String topic, ConsumerRebalanceListener noteAssignments) {
     Properties props = new Properties();
     props.put("bootstrap.servers", bootstrap);
     // a group of this run's own, reading from the end: the producers start once every partition is assigned
@@ -153,11 +168,10 @@ public class SoakProbe {
     props.put("key.deserializer", ByteArrayDeserializer.class.getName());
     props.put("value.deserializer", ByteArrayDeserializer.class.getName());
     try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
-      consumer.subscribe(List.of(topic));
+      consumer.subscribe(List.of(topic), noteAssignments);
       while (CONSUMING.get()) {
         try {
           var records = consumer.poll(Duration.ofMillis(200));
-          assigned.addAll(consumer.assignment());
           long now = System.currentTimeMillis();
           Window window = WINDOW.get();
           for (ConsumerRecord<byte[], byte[]> record : records) {
