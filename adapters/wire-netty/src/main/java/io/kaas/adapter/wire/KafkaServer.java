@@ -186,7 +186,9 @@ public final class KafkaServer implements AutoCloseable {
                             ch.pipeline().addLast("tls-principal",
                                     new TlsPrincipalHandler(listener.tls().principalMapping()));
                         }
-                        ReceiveLowWater lowWater = ssl != null ? ReceiveLowWater.behindTls() : ReceiveLowWater.off();
+                        // only epoll applies SO_RCVLOWAT, and only TLS listeners run on it
+                        ReceiveLowWater lowWater = transport == Transport.EPOLL
+                                ? ReceiveLowWater.behindTls() : ReceiveLowWater.off();
                         if (listener.authenticates()) {
                             ch.pipeline().addLast("frames", new KafkaFrameDecoder(Math.min(settings.maxFrameBytes(),
                                     SaslServerAuthenticator.MAX_RECEIVE_BYTES_BEFORE_AUTHENTICATION), lowWater));
