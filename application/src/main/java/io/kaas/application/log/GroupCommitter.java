@@ -148,11 +148,19 @@ final class GroupCommitter {
         return journaledOffset.get();
     }
 
-    /** Asks for an fsync up to the log end; the stage completes when it is done. */
+    /**
+     * Asks for an fsync up to the log end; the stage completes when it is done — at once if one already covers the
+     * end (a journal retiring a file whose batches an earlier retirement's fsync reached): the committer would find
+     * nothing due and never complete the waiter.
+     */
     CompletionStage<Void> requestFlush(long nowMs) {
         unflushedMessages = 0;
         lastFlushRequestMs = nowMs;
-        requestedFlushOffset = segments.endOffset();
+        long end = segments.endOffset();
+        if (flushedOffset >= end) {
+            return CompletableFuture.completedFuture(null);
+        }
+        requestedFlushOffset = end;
         CompletableFuture<Void> waiter = new CompletableFuture<>();
         waiters.addLast(new Waiter(requestedFlushOffset, waiter));
         startIfIdle();

@@ -183,6 +183,34 @@ class LogJournalTest {
         }
     }
 
+    @Test
+    void aFileWhosePartitionAnEarlierRetirementFsyncedPastIsRetiredToo() throws IOException {
+        f.useJournal(2_000);
+        PartitionLog log = f.open(topic, 0);
+        f.commit(); // fills the spare
+        EngineFixture.appendDurable(log, Batches.batch(1, 2_500, 1_000L, random), f.clock.nowMs()); // fills a file
+        EngineFixture.appendDurable(log, Batches.batch(1, 100, 1_001L, random), f.clock.nowMs()); // into the next
+        f.commit(); // retiring the full file fsyncs the segment through both batches
+        List<String> before = journalFiles();
+        assertEquals(1, before.size(), "the full file retired, the one holding the second batch open: " + before);
+
+        f.scheduler.advance(DiskLogEngine.Journal.DEFAULT_ROTATE_MS);
+        f.commit(); // that file ages out: its partition has nothing left to fsync for it
+        List<String> after = journalFiles();
+        assertEquals(1, after.size(), "it retired as well, not kept waiting for an fsync no commit runs: " + after);
+        assertFalse(after.equals(before), "a new file is the one appended to: " + after);
+
+        EngineFixture.appendDurable(log, Batches.batch(1, 2_500, 1_002L, random), f.clock.nowMs());
+        f.commit();
+        assertEquals(1, journalFiles().size(), "and the retirements after it go on: " + f.sim.list(JOURNAL));
+        f.crash();
+        assertEquals(3, EngineFixture.readAll(f.open(topic, 0), 0).size());
+    }
+
+    private List<String> journalFiles() throws IOException {
+        return f.sim.list(JOURNAL).stream().filter(name -> name.endsWith(".journal")).toList();
+    }
+
     private static String journalFile(long seq) {
         return String.format("%020d.journal", seq);
     }
