@@ -223,7 +223,7 @@ class LogJournalTest {
             EngineFixture.appendDurable(log, Batches.batch(1, 400, 1_000L + i, random), f.clock.nowMs());
             f.commit();
         }
-        List<String> files = f.sim.list(JOURNAL).stream().filter(name -> name.endsWith(".journal")).toList();
+        List<String> files = journalFiles();
         assertEquals(1, files.size(), "only the file being written: " + files);
         assertTrue(log.syncedOffset() >= 12);
         f.crash();
