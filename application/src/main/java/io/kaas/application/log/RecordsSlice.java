@@ -39,6 +39,11 @@ public sealed interface RecordsSlice extends FetchedRecords permits RecordsSlice
         }
 
         @Override
+        public Optional<FileSpan> inFile() {
+            return Optional.empty();
+        }
+
+        @Override
         public long transferTo(WritableByteChannel target, long offset, long count) throws IOException {
             ByteBuffer part = buffer.duplicate();
             part.position(part.position() + (int) offset);
@@ -67,6 +72,11 @@ public sealed interface RecordsSlice extends FetchedRecords permits RecordsSlice
         @Override
         public Optional<ByteBuffer> inMemory() {
             return Optional.empty();
+        }
+
+        @Override
+        public Optional<FileSpan> inFile() {
+            return file.sendableChannel().map(channel -> new FileSpan(channel, position, size));
         }
 
         @Override

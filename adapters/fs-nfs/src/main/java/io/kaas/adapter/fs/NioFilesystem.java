@@ -4,6 +4,7 @@ import io.kaas.application.port.out.Filesystem;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
@@ -167,6 +168,11 @@ public final class NioFilesystem implements Filesystem {
         @Override
         public long transferTo(long position, long count, WritableByteChannel target) throws IOException {
             return channel.transferTo(position, count, target); // sendfile: page cache to socket, no copy here
+        }
+
+        @Override
+        public Optional<SeekableByteChannel> sendableChannel() {
+            return Optional.of(channel);
         }
 
         @Override

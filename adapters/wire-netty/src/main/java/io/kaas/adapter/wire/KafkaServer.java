@@ -14,17 +14,19 @@ import io.kaas.application.port.in.Tracer;
 import io.kaas.application.port.in.TrafficMetrics;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.unix.Errors;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,7 +39,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The Kafka listeners: one server socket per listener, whose connections each get a frame decoder
  * and a dispatcher (with the pre-authentication gate on a SASL listener), behind a TLS handler on a
- * TLS listener; the connections of all listeners on one {@link Transport} share its event loops. An
+ * TLS listener; the connections of all listeners share one set of event loops ({@link Transport}). An
  * accepted connection reaches an event loop only once the connection limits let it ({@link ConnectionGate},
  * on the accepting loop).
  */
@@ -54,29 +56,31 @@ public final class KafkaServer implements AutoCloseable {
     /** The name of the one listener {@link #start(WireSettings, ApiRegistry, Executor)} binds. */
     public static final String DEFAULT_LISTENER = "plain";
 
+    /** Linux's errno for a taken address: epoll, which only runs there, reports a taken port by it. */
+    private static final int EADDRINUSE = 98;
     /** How often each event loop notes that it runs. */
     private static final long TICK_INTERVAL_MS = 250;
 
-    /** Each transport's event loops ({@link Transport}): its listeners' connections share them. */
-    private final Map<Transport, EventLoops> loops;
+    /** The event loops every listener's connections share. */
+    private final EventLoops loops;
     /** The bound listeners' server channels by listener name, in declaration order. */
     private final Map<String, Channel> serverChannels;
     /** The TLS listeners' contexts, each watching its files until closed. */
     private final List<ReloadingSslContext> sslContexts;
     private final EventLoopTicks ticks;
 
-    private KafkaServer(Map<Transport, EventLoops> loops, Map<String, Channel> serverChannels,
+    private KafkaServer(EventLoops loops, Map<String, Channel> serverChannels,
                         List<ReloadingSslContext> sslContexts) {
         this.loops = loops;
         this.serverChannels = serverChannels;
         this.sslContexts = sslContexts;
-        this.ticks = new EventLoopTicks(loops.values().stream().map(EventLoops::workers).toList(), TICK_INTERVAL_MS);
+        this.ticks = new EventLoopTicks(List.of(loops.workers()), TICK_INTERVAL_MS);
     }
 
-    /** A transport's thread accepting connections and the event loops serving them. */
-    private record EventLoops(EventLoopGroup acceptor, EventLoopGroup workers) {
+    /** The thread accepting connections and the event loops serving them, on their transport. */
+    private record EventLoops(Transport transport, EventLoopGroup acceptor, EventLoopGroup workers) {
         static EventLoops start(Transport transport, int threads) {
-            return new EventLoops(
+            return new EventLoops(transport,
                     new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory(ACCEPTOR_THREADS, true),
                             transport.ioHandlers()),
                     new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory(EVENT_LOOP_THREADS, true),
@@ -121,7 +125,7 @@ public final class KafkaServer implements AutoCloseable {
         if (listeners.isEmpty()) {
             throw new IllegalArgumentException("at least one listener");
         }
-        Map<Transport, EventLoops> loops = new EnumMap<>(Transport.class);
+        EventLoops loops = EventLoops.start(Transport.available(), settings.ioThreads());
         Map<String, Channel> bound = new LinkedHashMap<>();
         List<ReloadingSslContext> sslContexts = new ArrayList<>();
         try {
@@ -134,22 +138,19 @@ public final class KafkaServer implements AutoCloseable {
                     ssl = ReloadingSslContext.load(listener.name(), listener.tls().settings());
                     sslContexts.add(ssl);
                 }
-                Transport transport = Transport.forListener(ssl != null);
-                EventLoops listenerLoops = loops.computeIfAbsent(transport,
-                        t -> EventLoops.start(t, settings.ioThreads()));
-                bound.put(listener.name(), bind(settings, listener, ssl, transport, listenerLoops, blockingExecutor,
+                bound.put(listener.name(), bind(settings, listener, ssl, loops, blockingExecutor,
                         metrics, tracer, new ConnectionGate(listener.name(), admission, metrics)));
                 LOG.debug("listener {} bound to port {} ({}){}{}", listener.name(),
-                        ((InetSocketAddress) bound.get(listener.name()).localAddress()).getPort(), transport,
+                        ((InetSocketAddress) bound.get(listener.name()).localAddress()).getPort(), loops.transport(),
                         ssl != null ? ", TLS" : "", listener.authenticates() ? ", SASL " + listener.saslMechanisms() : "");
             }
             sslContexts.forEach(ReloadingSslContext::startWatching);
             return new KafkaServer(loops, bound, sslContexts);
         } catch (Exception e) {
-            // Exception, not RuntimeException: sync() rethrows a failed bind's BindException undeclared.
+            // Exception, not RuntimeException: a failed bind's BindException comes undeclared (bound()).
             sslContexts.forEach(ReloadingSslContext::close);
             bound.values().forEach(Channel::close);
-            loops.values().forEach(l -> l.shutdown(0, 0));
+            loops.shutdown(0, 0);
             throw e;
         }
     }
@@ -159,11 +160,11 @@ public final class KafkaServer implements AutoCloseable {
      * @param gate lets an accepted connection on to an event loop once the connection limits allow it
      */
     private static Channel bind(WireSettings settings, WireListener listener, ReloadingSslContext ssl,
-                                Transport transport, EventLoops loops, Executor blockingExecutor,
+                                EventLoops loops, Executor blockingExecutor,
                                 TrafficMetrics metrics, Tracer tracer, ConnectionGate gate) throws InterruptedException {
         ServerBootstrap bootstrap = socketBuffers(new ServerBootstrap(), settings, ssl != null)
                 .group(loops.acceptor(), loops.workers())
-                .channel(transport.serverChannel())
+                .channel(loops.transport().serverChannel())
                 .handler(gate)
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .childOption(ChannelOption.TCP_NODELAY, true)
@@ -186,8 +187,8 @@ public final class KafkaServer implements AutoCloseable {
                             ch.pipeline().addLast("tls-principal",
                                     new TlsPrincipalHandler(listener.tls().principalMapping()));
                         }
-                        // only epoll applies SO_RCVLOWAT, and only TLS listeners run on it
-                        ReceiveLowWater lowWater = transport == Transport.EPOLL
+                        // a TLS record per wake-up is what SO_RCVLOWAT saves; a plaintext client writes a request at once
+                        ReceiveLowWater lowWater = ssl != null && loops.transport() == Transport.EPOLL
                                 ? ReceiveLowWater.behindTls() : ReceiveLowWater.off();
                         if (listener.authenticates()) {
                             ch.pipeline().addLast("frames", new KafkaFrameDecoder(Math.min(settings.maxFrameBytes(),
@@ -201,7 +202,28 @@ public final class KafkaServer implements AutoCloseable {
                         }
                     }
                 });
-        return bootstrap.bind(settings.host(), listener.port()).sync().channel();
+        return bound(bootstrap.bind(settings.host(), listener.port()).await(), settings.host(), listener.port());
+    }
+
+    /**
+     * The bound channel, or the bind's failure thrown undeclared as Netty's {@code sync()} throws it — a taken port
+     * as a {@link BindException} on either transport (epoll reports it as its own native error), which is what
+     * the broker's start and its tests know it by.
+     */
+    private static Channel bound(ChannelFuture bind, String host, int port) {
+        if (bind.isSuccess()) {
+            return bind.channel();
+        }
+        Throwable failure = bind.cause();
+        if (failure instanceof Errors.NativeIoException nativeError && nativeError.expectedErr() == -EADDRINUSE) {
+            failure = new BindException("Address already in use: " + host + ":" + port).initCause(failure);
+        }
+        throw KafkaServer.<RuntimeException>undeclared(failure);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T extends Throwable> T undeclared(Throwable failure) throws T {
+        throw (T) failure;
     }
 
     private static ServerBootstrap socketBuffers(ServerBootstrap bootstrap, WireSettings settings, boolean tls) {
@@ -245,13 +267,13 @@ public final class KafkaServer implements AutoCloseable {
      * test can watch a wedged broker be evicted. Deliberately the one blocking call on a loop.
      */
     public void wedgeEventLoops(long ms) {
-        loops.values().forEach(l -> l.workers().forEach(loop -> loop.execute(() -> {
+        loops.workers().forEach(loop -> loop.execute(() -> {
             try {
                 new CountDownLatch(1).await(ms, TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-        })));
+        }));
         LOG.warn("test hook: every network event loop wedged for {} ms", ms);
     }
 
@@ -261,7 +283,7 @@ public final class KafkaServer implements AutoCloseable {
         ticks.close();
         sslContexts.forEach(ReloadingSslContext::close);
         serverChannels.values().forEach(channel -> channel.close().syncUninterruptibly());
-        loops.values().forEach(l -> l.shutdown(0, 2_000));
+        loops.shutdown(0, 2_000);
         LOG.debug("listeners {} closed", serverChannels.keySet());
     }
 }

@@ -9,19 +9,19 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 
 /**
- * What drives a listener's sockets. A TLS listener runs on Netty's native epoll where it loads (Linux), because
- * there a connection can set {@code SO_RCVLOWAT} and be woken once for most of a large request instead of once per
- * TLS record ({@link io.kaas.adapter.wire.codec.ReceiveLowWater}). A plaintext listener stays on Java NIO: a
- * Fetch's file region reaches a NIO socket by sendfile, while epoll sends only its own file-region type that way
- * and would copy ours through the heap.
+ * What drives the listeners' sockets: Netty's native epoll where it loads (Linux), Java NIO otherwise. Epoll's event
+ * loops cost less per request (edge-triggered, eventfd wake-ups, no selector key sets: about a tenth less broker
+ * CPU per produced record, docs/perf/2026-12-03-epoll.md), and there a TLS connection can set {@code SO_RCVLOWAT} and
+ * be woken once for most of a large request instead of once per TLS record
+ * ({@link io.kaas.adapter.wire.codec.ReceiveLowWater}). A Fetch's segment-file regions reach either by sendfile.
  */
 public enum Transport {
     NIO,
     EPOLL;
 
-    /** The transport of a listener: epoll for TLS when its native library loads, NIO otherwise. */
-    public static Transport forListener(boolean tls) {
-        return tls && Epoll.isAvailable() ? EPOLL : NIO;
+    /** Epoll when its native library loads, NIO otherwise. */
+    public static Transport available() {
+        return Epoll.isAvailable() ? EPOLL : NIO;
     }
 
     public IoHandlerFactory ioHandlers() {

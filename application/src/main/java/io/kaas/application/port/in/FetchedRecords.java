@@ -2,6 +2,7 @@ package io.kaas.application.port.in;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.channels.WritableByteChannel;
 import java.util.Optional;
 
@@ -16,6 +17,18 @@ public interface FetchedRecords {
 
     /** A view of the batches when they are in memory; empty when they lie in a file (send them with {@link #transferTo}). */
     Optional<ByteBuffer> inMemory();
+
+    /**
+     * Where these records lie when the kernel can send them from a file channel: for a transport that calls
+     * sendfile with the channel itself (Netty's native epoll sends only its own file-region type that way) instead
+     * of {@link #transferTo}; empty in memory and on filesystems without such a channel. The log owns the channel:
+     * read from it only, never close it.
+     */
+    Optional<FileSpan> inFile();
+
+    /** {@code size} bytes at {@code position} of {@code channel}. */
+    record FileSpan(SeekableByteChannel channel, long position, int size) {
+    }
 
     /**
      * Sends up to {@code count} bytes from {@code offset} within these records to {@code target},

@@ -2,6 +2,7 @@ package io.kaas.application.port.out;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
 import java.util.List;
@@ -165,6 +166,16 @@ public interface Filesystem {
             }
             chunk.flip();
             return target.write(chunk);
+        }
+
+        /**
+         * The open file as the kernel channel {@link #transferTo} sends from, for a transport that calls sendfile
+         * itself with a file channel of its own kind (Netty's native epoll); empty where there is none (the
+         * simulation, memory). Typed as a {@link SeekableByteChannel} so the core can hand it on without naming a
+         * file API; only the transport reads from it, and only the handle's owner writes or closes it.
+         */
+        default Optional<SeekableByteChannel> sendableChannel() {
+            return Optional.empty();
         }
 
         /** Makes every byte written so far durable (fsync). */

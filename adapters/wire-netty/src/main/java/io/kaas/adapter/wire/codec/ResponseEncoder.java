@@ -5,7 +5,9 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.FileRegion;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.message.ResponseHeaderData;
@@ -60,7 +62,7 @@ public final class ResponseEncoder {
             from = insertion.at;
             if (insertion.file != null) {
                 parts.add(buffers);
-                parts.add(new SliceRegion(insertion.file));
+                parts.add(fileRegion(insertion.file));
                 buffers = alloc.compositeBuffer(2 * writer.insertions.size() + 1);
             } else {
                 buffers.addComponent(true, Unpooled.wrappedBuffer(insertion.memory));
@@ -70,6 +72,14 @@ public final class ResponseEncoder {
         parts.add(buffers);
         fields.release();
         return new ResponseFrame(parts);
+    }
+
+    /** A file's records as Netty's own region type where the log has a file channel for them, which both transports send by sendfile. */
+    private static FileRegion fileRegion(FetchedRecords records) {
+        return records.inFile()
+                .filter(span -> span.channel() instanceof FileChannel)
+                .<FileRegion>map(span -> new SegmentFileRegion((FileChannel) span.channel(), span))
+                .orElseGet(() -> new SliceRegion(records));
     }
 
     /** Where a record set goes in the encoded fields: bytes in memory, or a segment file region. */

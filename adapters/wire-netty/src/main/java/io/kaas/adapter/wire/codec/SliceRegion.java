@@ -10,11 +10,11 @@ import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
 
 /**
- * Fetched records in a segment file, as a Netty file region: the transport hands the socket to
- * {@link #transferTo}, which lets the kernel copy file to socket (sendfile). The file belongs to the
- * log, which keeps a removed segment open for in-flight reads ({@code file.delete.delay.ms});
- * releasing the region therefore closes nothing. Over TLS it is read straight into the buffer the connection
- * encrypts from ({@link ReadableFileRegion}).
+ * Fetched records in a file the log has no kernel channel for (the simulated filesystem), as a Netty file region:
+ * the transport hands its socket to {@link #transferTo}, which copies through memory. The file belongs to the
+ * log, which keeps a removed segment open for in-flight reads ({@code file.delete.delay.ms}); releasing the region
+ * therefore closes nothing. Over TLS it is read straight into the buffer the connection encrypts from
+ * ({@link ReadableFileRegion}). Files on the real volume go as {@link SegmentFileRegion}s, by sendfile.
  */
 final class SliceRegion extends AbstractReferenceCounted implements ReadableFileRegion {
     private final FetchedRecords slice;

@@ -12,16 +12,22 @@ import io.kaas.application.port.out.Filesystem;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.DefaultFileRegion;
 import io.netty.channel.FileRegion;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.UnsupportedVersionException;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
@@ -38,6 +44,7 @@ import org.apache.kafka.common.requests.MetadataResponse;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -134,6 +141,56 @@ class ResponseEncoderTest {
     }
 
     @Test
+    void recordsInAFileTheKernelCanSendGoOutAsNettysOwnRegionAndItsReleaseLeavesTheFileOpen(@TempDir Path dir)
+            throws IOException {
+        MemoryRecords onDisk = records(1_000L, "a", "b");
+        short version = 12;
+        try (FileChannel file = segmentFile(dir, 7, onDisk)) {
+            FetchResponseData data = fetchResponse(MemoryRecords.EMPTY, MemoryRecords.EMPTY);
+            data.responses().get(0).partitions().get(0).setRecords(new FileSliceRecords(
+                    new RecordsSlice.FileSlice(new ChannelFile(file), 7, onDisk.sizeInBytes())));
+
+            ResponseFrame frame = ResponseEncoder.encode(allocator, CORRELATION_ID,
+                    ApiKeys.FETCH.responseHeaderVersion(version), data, version);
+
+            // epoll calls sendfile only for a DefaultFileRegion; any other region it copies through memory
+            assertThat(frame.parts().get(1)).isInstanceOf(DefaultFileRegion.class);
+            ByteBuf written = writeOut(frame);
+            assertThat(Responses.parse(written, ApiKeys.FETCH, version).body().data())
+                    .isEqualTo(roundTripped(fetchResponse(onDisk, MemoryRecords.EMPTY), version));
+            assertThat(file.isOpen()).as("the log owns the segment's channel").isTrue();
+        }
+    }
+
+    @Test
+    void overTlsRecordsInAFileTheKernelCanSendAreReadIntoABuffer(@TempDir Path dir) throws IOException {
+        MemoryRecords onDisk = records(1_000L, "a", "b", "c");
+        short version = 12;
+        try (FileChannel file = segmentFile(dir, 5, onDisk)) {
+            FetchResponseData data = fetchResponse(MemoryRecords.EMPTY, MemoryRecords.EMPTY);
+            data.responses().get(0).partitions().get(0).setRecords(new FileSliceRecords(
+                    new RecordsSlice.FileSlice(new ChannelFile(file), 5, onDisk.sizeInBytes())));
+            ResponseFrame frame = ResponseEncoder.encode(allocator, CORRELATION_ID,
+                    ApiKeys.FETCH.responseHeaderVersion(version), data, version);
+            EmbeddedChannel tls = new EmbeddedChannel(new FileRegionReader(Runnable::run));
+
+            frame.parts().forEach(tls::write);
+            tls.flush();
+            tls.runPendingTasks();
+
+            ByteBuf written = Unpooled.buffer();
+            for (ByteBuf part = tls.readOutbound(); part != null; part = tls.readOutbound()) {
+                written.writeBytes(part);
+                part.release();
+            }
+            assertThat(Responses.parse(written, ApiKeys.FETCH, version).body().data())
+                    .isEqualTo(roundTripped(fetchResponse(onDisk, MemoryRecords.EMPTY), version));
+            assertThat(tls.finish()).isFalse();
+            assertThat(file.isOpen()).isTrue();
+        }
+    }
+
+    @Test
     void aWriteToTheRecordsBufferAfterEncodingShowsInTheFrame() {
         MemoryRecords records = records(1_000L, "payload");
         ByteBuf frame = encode(fetchResponse(records, MemoryRecords.EMPTY), ApiKeys.FETCH, (short) 12);
@@ -223,6 +280,36 @@ class ResponseEncoderTest {
         }
         frame.release();
         return Unpooled.wrappedBuffer(out.toByteArray());
+    }
+
+    /** A segment file on disk: {@code leading} zero bytes, then the records; open for reading. */
+    private static FileChannel segmentFile(Path dir, int leading, MemoryRecords records) throws IOException {
+        Path path = dir.resolve("00000000000000000000.log");
+        try (FileChannel out = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            out.write(ByteBuffer.allocate(leading));
+            out.write(records.buffer().duplicate());
+        }
+        return FileChannel.open(path, StandardOpenOption.READ);
+    }
+
+    /** A segment file the java.nio filesystem opened: it offers its channel for sendfile. */
+    private static final class ChannelFile extends BytesFile {
+        private final FileChannel channel;
+
+        ChannelFile(FileChannel channel) {
+            super(0, MemoryRecords.EMPTY);
+            this.channel = channel;
+        }
+
+        @Override
+        public Optional<SeekableByteChannel> sendableChannel() {
+            return Optional.of(channel);
+        }
+
+        @Override
+        public int read(ByteBuffer dst, long position) {
+            throw new UnsupportedOperationException("the region reads the channel itself");
+        }
     }
 
     /** A segment file that can only be read, as FileRegionReader's direct path does; never transferred. */

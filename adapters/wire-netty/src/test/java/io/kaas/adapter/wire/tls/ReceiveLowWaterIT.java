@@ -51,7 +51,7 @@ class ReceiveLowWaterIT {
 
     @Test
     void theRestOfALargeFrameWakesTheLoopAFewTimesNotOncePerTlsRecord() throws Exception {
-        assumeTrue(Transport.forListener(true) == Transport.EPOLL,
+        assumeTrue(Transport.available() == Transport.EPOLL,
                 "SO_RCVLOWAT needs the native epoll transport: " + Epoll.unavailabilityCause());
         byte[] body = new byte[FRAME];
         new Random(42).nextBytes(body);

@@ -45,7 +45,7 @@ final class TlsTestServer implements AutoCloseable {
 
     static TlsTestServer start(ReloadingSslContext tls, SslPrincipalMapping mapping,
                                Supplier<List<ChannelHandler>> application) throws InterruptedException {
-        Transport transport = Transport.forListener(true);
+        Transport transport = Transport.available();
         EventLoopGroup loops = new MultiThreadIoEventLoopGroup(2, transport.ioHandlers());
         ExecutorService io = Executors.newSingleThreadExecutor();
         Queue<Channel> accepted = new ConcurrentLinkedQueue<>();
