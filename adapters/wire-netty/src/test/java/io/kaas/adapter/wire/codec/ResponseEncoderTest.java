@@ -115,29 +115,12 @@ class ResponseEncoderTest {
     @Test
     void overTlsRecordsInASegmentFileAreReadIntoABufferNotTransferred() throws IOException {
         MemoryRecords onDisk = records(1_000L, "a", "b");
-        FileSliceRecords slice = new FileSliceRecords(
-                new RecordsSlice.FileSlice(new UntransferableFile(7, onDisk), 7, onDisk.sizeInBytes()));
-        FetchResponseData data = fetchResponse(MemoryRecords.EMPTY, MemoryRecords.EMPTY);
-        data.responses().get(0).partitions().get(0).setRecords(slice);
         short version = 12;
-        ResponseFrame frame = ResponseEncoder.encode(allocator, CORRELATION_ID,
-                ApiKeys.FETCH.responseHeaderVersion(version), data, version);
-        EmbeddedChannel tls = new EmbeddedChannel(new FileRegionReader(Runnable::run));
 
-        frame.parts().forEach(tls::write);
-        tls.flush();
-        tls.runPendingTasks();
+        ByteBuf written = throughTls(encodeFetchFrom(new UntransferableFile(7, onDisk), 7, onDisk, version));
 
-        ByteBuf written = Unpooled.buffer();
-        ByteBuf part;
-        while ((part = tls.readOutbound()) != null) {
-            written.writeBytes(part);
-            part.release();
-        }
-        Responses.Received<FetchResponse> received = Responses.parse(written, ApiKeys.FETCH, version);
-        assertThat(received.body().data())
+        assertThat(Responses.parse(written, ApiKeys.FETCH, version).body().data())
                 .isEqualTo(roundTripped(fetchResponse(onDisk, MemoryRecords.EMPTY), version));
-        assertThat(tls.finish()).isFalse();
     }
 
     @Test
@@ -146,12 +129,7 @@ class ResponseEncoderTest {
         MemoryRecords onDisk = records(1_000L, "a", "b");
         short version = 12;
         try (FileChannel file = segmentFile(dir, 7, onDisk)) {
-            FetchResponseData data = fetchResponse(MemoryRecords.EMPTY, MemoryRecords.EMPTY);
-            data.responses().get(0).partitions().get(0).setRecords(new FileSliceRecords(
-                    new RecordsSlice.FileSlice(new ChannelFile(file), 7, onDisk.sizeInBytes())));
-
-            ResponseFrame frame = ResponseEncoder.encode(allocator, CORRELATION_ID,
-                    ApiKeys.FETCH.responseHeaderVersion(version), data, version);
+            ResponseFrame frame = encodeFetchFrom(new ChannelFile(file), 7, onDisk, version);
 
             // epoll calls sendfile only for a DefaultFileRegion; any other region it copies through memory
             assertThat(frame.parts().get(1)).isInstanceOf(DefaultFileRegion.class);
@@ -167,27 +145,36 @@ class ResponseEncoderTest {
         MemoryRecords onDisk = records(1_000L, "a", "b", "c");
         short version = 12;
         try (FileChannel file = segmentFile(dir, 5, onDisk)) {
-            FetchResponseData data = fetchResponse(MemoryRecords.EMPTY, MemoryRecords.EMPTY);
-            data.responses().get(0).partitions().get(0).setRecords(new FileSliceRecords(
-                    new RecordsSlice.FileSlice(new ChannelFile(file), 5, onDisk.sizeInBytes())));
-            ResponseFrame frame = ResponseEncoder.encode(allocator, CORRELATION_ID,
-                    ApiKeys.FETCH.responseHeaderVersion(version), data, version);
-            EmbeddedChannel tls = new EmbeddedChannel(new FileRegionReader(Runnable::run));
+            ByteBuf written = throughTls(encodeFetchFrom(new ChannelFile(file), 5, onDisk, version));
 
-            frame.parts().forEach(tls::write);
-            tls.flush();
-            tls.runPendingTasks();
-
-            ByteBuf written = Unpooled.buffer();
-            for (ByteBuf part = tls.readOutbound(); part != null; part = tls.readOutbound()) {
-                written.writeBytes(part);
-                part.release();
-            }
             assertThat(Responses.parse(written, ApiKeys.FETCH, version).body().data())
                     .isEqualTo(roundTripped(fetchResponse(onDisk, MemoryRecords.EMPTY), version));
-            assertThat(tls.finish()).isFalse();
             assertThat(file.isOpen()).isTrue();
         }
+    }
+
+    /** A Fetch answer whose one record set is {@code onDisk}, lying at {@code at} in {@code file}. */
+    private ResponseFrame encodeFetchFrom(Filesystem.FileHandle file, int at, MemoryRecords onDisk, short version) {
+        FetchResponseData data = fetchResponse(MemoryRecords.EMPTY, MemoryRecords.EMPTY);
+        data.responses().get(0).partitions().get(0).setRecords(
+                new FileSliceRecords(new RecordsSlice.FileSlice(file, at, onDisk.sizeInBytes())));
+        return ResponseEncoder.encode(allocator, CORRELATION_ID, ApiKeys.FETCH.responseHeaderVersion(version), data,
+                version);
+    }
+
+    /** What a TLS connection encrypts: every part written through the file-region reader, in order. */
+    private static ByteBuf throughTls(ResponseFrame frame) {
+        EmbeddedChannel tls = new EmbeddedChannel(new FileRegionReader(Runnable::run));
+        frame.parts().forEach(tls::write);
+        tls.flush();
+        tls.runPendingTasks();
+        ByteBuf written = Unpooled.buffer();
+        for (ByteBuf part = tls.readOutbound(); part != null; part = tls.readOutbound()) {
+            written.writeBytes(part);
+            part.release();
+        }
+        assertThat(tls.finish()).isFalse();
+        return written;
     }
 
     @Test
